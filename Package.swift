@@ -1,0 +1,26 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "shop",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "RecordKit", targets: ["RecordKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+    ],
+    targets: [
+        .target(
+            name: "RecordKit",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            resources: [.embedInCode("Resources/shopping.ckdb")]
+        ),
+        .testTarget(name: "RecordKitTests", dependencies: ["RecordKit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

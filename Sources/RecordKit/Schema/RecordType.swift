@@ -1,0 +1,27 @@
+/// A record type: its fields, in declaration order, and its grants.
+public struct RecordType: Sendable, Hashable, Codable {
+    public var name: String
+    /// Declared fields, system-field declarations (`"___recordID"`) included, in order.
+    public var fields: [FieldDefinition]
+    public var grants: [Grant]
+
+    public init(_ name: String, fields: [FieldDefinition] = [], grants: [Grant] = []) {
+        self.name = name
+        self.fields = fields
+        self.grants = grants
+    }
+
+    /// The user fields (system-field declarations left out), in order.
+    public var userFields: [FieldDefinition] { fields.filter { $0.systemField == nil } }
+
+    /// The field named `name`, system declarations included.
+    public func field(named name: String) -> FieldDefinition? {
+        fields.first { $0.name == name }
+    }
+
+    /// The user field matching `name` ignoring case, used to refuse names SQLite would confuse.
+    func userField(matchingCaseInsensitively name: String) -> FieldDefinition? {
+        let lowered = name.lowercased()
+        return userFields.first { $0.name.lowercased() == lowered }
+    }
+}

@@ -1,0 +1,107 @@
+/// The one error type of RecordKit.
+///
+/// Every failure carries a stable ``Code`` (CloudKit's names, DESIGN.md §8), a message that
+/// says what was wrong and, where it helps, what to do, plus the record type, field and
+/// recordName involved. Render it for people with ``description``; match it in code with
+/// ``code``:
+///
+/// ```swift
+/// do { try db.save(item) }
+/// catch let error as RecordError where error.code == .serverRecordChanged { … }
+/// ```
+public struct RecordError: Error, Sendable, CustomStringConvertible {
+    /// Stable error codes, named as CloudKit names them.
+    public enum Code: String, Sendable, Codable, CaseIterable {
+        case invalidArguments
+        case unknownItem
+        case serverRecordChanged
+        case referenceViolation
+        case schemaViolation
+        case transactionConflict
+        case limitExceeded
+        case internalError
+    }
+
+    /// What kind of failure this is.
+    public var code: Code
+    /// What was wrong, and what to do about it, as one or two sentences.
+    public var message: String
+    /// The record type involved, if any.
+    public var recordType: String?
+    /// The field involved, if any.
+    public var field: String?
+    /// The recordName involved, if any.
+    public var recordName: String?
+    /// Where in a source text (schema file, predicate) the problem is, if it came from text.
+    public var location: SourceLocation?
+    /// The underlying error (for example a SQLite error), kept whole.
+    public var underlyingError: (any Error & Sendable)?
+
+    public init(
+        _ code: Code,
+        _ message: String,
+        recordType: String? = nil,
+        field: String? = nil,
+        recordName: String? = nil,
+        location: SourceLocation? = nil,
+        underlyingError: (any Error & Sendable)? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.recordType = recordType
+        self.field = field
+        self.recordName = recordName
+        self.location = location
+        self.underlyingError = underlyingError
+    }
+
+    /// `code: message`, the form the REPL prints after `error: `.
+    public var description: String {
+        if let location {
+            return "\(code.rawValue): \(location.line):\(location.column): \(message)"
+        }
+        return "\(code.rawValue): \(message)"
+    }
+}
+
+/// A position in a source text, 1-based, with the offending line for a caret excerpt.
+public struct SourceLocation: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var line: Int
+    public var column: Int
+    /// The full text of the line the position is on.
+    public var lineText: String
+
+    public init(line: Int, column: Int, lineText: String = "") {
+        self.line = line
+        self.column = column
+        self.lineText = lineText
+    }
+
+    /// The line and a caret under the column, for error output.
+    public var excerpt: String {
+        let prefix = String(repeating: " ", count: max(0, column - 1))
+        return "\(lineText)\n\(prefix)^"
+    }
+
+    public var description: String { "\(line):\(column)" }
+
+    /// The location of the UTF-8 offset `offset` in `text`.
+    public init(offset: String.Index, in text: String) {
+        var line = 1
+        var lineStart = text.startIndex
+        var index = text.startIndex
+        while index < offset && index < text.endIndex {
+            if text[index] == "\n" {
+                line += 1
+                lineStart = text.index(after: index)
+            }
+            index = text.index(after: index)
+        }
+        let lineEnd = text[lineStart...].firstIndex(of: "\n") ?? text.endIndex
+        self.init(
+            line: line,
+            column: text.distance(from: lineStart, to: offset) + 1,
+            lineText: String(text[lineStart..<lineEnd])
+        )
+    }
+}
