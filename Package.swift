@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "shop",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "RecordKit", targets: ["RecordKit"]),
     ],

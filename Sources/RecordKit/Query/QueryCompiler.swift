@@ -1,0 +1,107 @@
+import GRDB
+
+/// A query compiled to one SQL statement with its bound arguments.
+struct CompiledQuery {
+    var sql: String
+    var arguments: StatementArguments
+    var layout: TableLayout
+    /// How many sort-key columns follow the record columns in each row (for cursors).
+    var sortKeyCount: Int
+}
+
+/// Compiles ``Query`` values to SQL. Pure: the schema layout in, SQL and arguments out.
+///
+/// The order is the query's sort keys then `recordName`, so it is total; a page continues
+/// after a ``PageCursor`` with a keyset condition (no OFFSET), which stays correct when records
+/// are inserted between pages. For an ascending first key a redundant `key >= value` bound lets
+/// SQLite seek straight to the position in the index.
+enum QueryCompiler {
+    struct SortKey {
+        var expression: String
+        var ascending: Bool
+    }
+
+    static func compile(_ query: Query, layout: TableLayout, after cursor: String? = nil, fetchingOneMore: Bool = false) throws(RecordError) -> CompiledQuery {
+        if let limit = query.limit, limit < 0 {
+            throw RecordError(.invalidArguments, "limit must be zero or more, not \(limit)", recordType: query.recordType)
+        }
+        var predicate = PredicateCompiler(layout: layout)
+        var conditions = [try predicate.compile(query.predicate)]
+        var arguments = predicate.arguments
+        let keys = try sortKeys(query, layout: layout)
+        if let cursor {
+            let position = try PageCursor(decoding: cursor, for: query, keyCount: keys.count)
+            let (condition, values) = keysetCondition(keys, after: position.keys)
+            conditions.append(condition)
+            arguments += values
+        }
+        let sortColumns = keys.map(\.expression).joined(separator: ", ")
+        let order = keys.map { "\($0.expression) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
+        let whereClause = conditions.filter { $0 != "1" }
+        var sql = "SELECT \(layout.selection), \(sortColumns) FROM \(layout.table)"
+        if !whereClause.isEmpty { sql += " WHERE " + whereClause.joined(separator: " AND ") }
+        sql += " ORDER BY \(order)"
+        if let limit = query.limit {
+            sql += " LIMIT ?"
+            arguments.append((fetchingOneMore ? limit + 1 : limit).databaseValue)
+        }
+        return CompiledQuery(sql: sql, arguments: StatementArguments(arguments), layout: layout, sortKeyCount: keys.count)
+    }
+
+    /// The query's sort keys followed by the recordName tie-break.
+    static func sortKeys(_ query: Query, layout: TableLayout) throws(RecordError) -> [SortKey] {
+        var keys: [SortKey] = []
+        for descriptor in query.sort {
+            let resolved = try layout.resolve(descriptor.key)
+            guard resolved.type.isOrdered else {
+                throw RecordError(
+                    .schemaViolation,
+                    "\(query.recordType).\(descriptor.key) is \(resolved.type) and cannot be sorted on",
+                    recordType: query.recordType, field: descriptor.key
+                )
+            }
+            keys.append(SortKey(expression: resolved.expression, ascending: descriptor.ascending))
+        }
+        let recordName = "\(layout.table).\(SQLName.recordName)"
+        if !keys.contains(where: { $0.expression == recordName }) {
+            keys.append(SortKey(expression: recordName, ascending: true))
+        }
+        return keys
+    }
+
+    /// `(k1 after v1) OR (k1 = v1 AND k2 after v2) OR …`, NULL-aware: SQLite sorts NULL first
+    /// ascending and last descending.
+    static func keysetCondition(_ keys: [SortKey], after values: [DatabaseValue]) -> (String, [DatabaseValue]) {
+        var alternatives: [String] = []
+        var arguments: [DatabaseValue] = []
+        for index in keys.indices {
+            var parts: [String] = []
+            for previous in 0..<index {
+                if values[previous].isNull {
+                    parts.append("\(keys[previous].expression) IS NULL")
+                } else {
+                    parts.append("\(keys[previous].expression) = ?")
+                    arguments.append(values[previous])
+                }
+            }
+            let key = keys[index]
+            switch (key.ascending, values[index].isNull) {
+            case (true, true): parts.append("\(key.expression) IS NOT NULL")
+            case (true, false):
+                parts.append("\(key.expression) > ?")
+                arguments.append(values[index])
+            case (false, true): parts.append("0")
+            case (false, false):
+                parts.append("(\(key.expression) < ? OR \(key.expression) IS NULL)")
+                arguments.append(values[index])
+            }
+            alternatives.append("(" + parts.joined(separator: " AND ") + ")")
+        }
+        var condition = "(" + alternatives.joined(separator: " OR ") + ")"
+        if let first = keys.first, first.ascending, !values[0].isNull {
+            condition = "\(first.expression) >= ? AND \(condition)"
+            arguments.insert(values[0], at: 0)
+        }
+        return (condition, arguments)
+    }
+}

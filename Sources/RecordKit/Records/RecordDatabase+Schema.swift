@@ -1,0 +1,54 @@
+import GRDB
+
+extension RecordDatabase {
+    /// The current schema.
+    public var schema: Schema {
+        get throws(RecordError) { try read { $0.schema } }
+    }
+
+    /// Adds a record type with `fields`.
+    public func addRecordType(_ recordType: RecordType) throws(RecordError) {
+        try applySchemaChanges([.addRecordType(recordType)])
+    }
+
+    /// Adds `field` to `recordType`. Existing records read it as absent; no row is rewritten.
+    public func addField(_ field: FieldDefinition, to recordType: String) throws(RecordError) {
+        try applySchemaChanges([.addField(recordType: recordType, field)])
+    }
+
+    /// Adds index flags to an existing field, creating the indexes they imply.
+    public func addIndexFlags(_ flags: IndexFlags, to field: String, of recordType: String) throws(RecordError) {
+        try applySchemaChanges([.addIndexFlags(recordType: recordType, field: field, flags)])
+    }
+
+    /// Brings the schema to `target`. In `.merge` mode (``importSchema(ckdb:)``) what `target`
+    /// adds is applied and what it leaves out is kept; in `.exact` mode leaving something out
+    /// means removing it, which is rejected. A change that is not additive fails with
+    /// `schemaViolation` naming it, and nothing is applied. Returns the changes applied.
+    @discardableResult
+    public func updateSchema(to target: Schema, mode: Schema.ComparisonMode = .merge) throws(RecordError) -> [SchemaChange] {
+        try write { transaction in
+            let changes = transaction.schema.changes(to: target, mode: mode)
+            _ = try SchemaStorage.apply(changes, to: transaction.schema, in: transaction.db)
+            return changes
+        }
+    }
+
+    /// Merges the CKDB schema `text` into the current one (`schema import`).
+    @discardableResult
+    public func importSchema(ckdb text: String) throws(RecordError) -> [SchemaChange] {
+        try updateSchema(to: try CKDBParser.parse(text), mode: .merge)
+    }
+
+    /// Every applied schema change with its time, oldest first.
+    public func schemaHistory() throws(RecordError) -> [SchemaHistoryEntry] {
+        try read { try SchemaStorage.history($0.db) }
+    }
+
+    /// Applies `changes` in one transaction (all or nothing).
+    public func applySchemaChanges(_ changes: [SchemaChange]) throws(RecordError) {
+        try write { transaction in
+            _ = try SchemaStorage.apply(changes, to: transaction.schema, in: transaction.db)
+        }
+    }
+}

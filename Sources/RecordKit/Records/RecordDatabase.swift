@@ -1,0 +1,118 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// A CloudKit-style record database in one SQLite file.
+///
+/// ```swift
+/// let db = try RecordDatabase(path: "shop.sqlite")      // new files get the shopping schema
+/// let list = try db.save(Record("Lists", recordName: "L1", fields: ["name": .string("Groceries")]))
+/// try db.save(Record("Items", fields: [
+///     "name": .string("Milk"),
+///     "list": .reference(Reference("L1", action: .deleteSelf)),
+/// ]))
+/// let items = try db.records(matching: Query("Items", predicate: try PredicateParser.parse("list == 'L1'"),
+///                                             sort: [SortDescriptor("name")]))
+/// try db.addField(FieldDefinition("number", .int64), to: "Items")
+/// let removed = try db.delete(recordName: "L1")           // ["L1", <every item of L1>]
+/// ```
+///
+/// It is `Sendable`: share one instance across tasks. A file database is a GRDB `DatabasePool`
+/// in WAL mode, so reads proceed while a write runs; writes are serialized. Every method runs in
+/// one transaction; ``write(_:)`` groups several operations into one.
+public final class RecordDatabase: Sendable {
+    /// The database file, or `nil` for an in-memory database.
+    public let path: String?
+    let writer: any DatabaseWriter
+    /// The schema snapshot last read, reused while `PRAGMA user_version` is unchanged.
+    private let cachedSnapshot = Mutex<SchemaSnapshot?>(nil)
+
+    /// Opens the database at `path`, creating it with `bootstrap` (by default the shopping
+    /// schema, `Schemas/shopping.ckdb`) when it is new.
+    public convenience init(path: String, bootstrap: Schema? = nil) throws(RecordError) {
+        try self.init(location: path, bootstrap: bootstrap)
+    }
+
+    /// A new in-memory database with `bootstrap` (by default the shopping schema).
+    public static func inMemory(bootstrap: Schema? = nil) throws(RecordError) -> RecordDatabase {
+        try RecordDatabase(location: nil, bootstrap: bootstrap)
+    }
+
+    private init(location: String?, bootstrap: Schema?) throws(RecordError) {
+        path = location
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            SQLFunctions.register(in: db)
+        }
+        do {
+            if let location {
+                writer = try DatabasePool(path: location, configuration: configuration)
+            } else {
+                writer = try DatabaseQueue(configuration: configuration)
+            }
+            try writer.write { db in
+                if try InternalTables.migrator.hasBeenSuperseded(db) {
+                    throw RecordError(
+                        .invalidArguments,
+                        "\(location ?? "the database") was written by a newer version of shop; open it with that version"
+                    )
+                }
+            }
+            try InternalTables.migrator.migrate(writer)
+            try writer.write { db in
+                guard try SchemaStorage.version(db) == 0 else { return }
+                let initial = try bootstrap ?? Schema.shopping
+                _ = try SchemaStorage.apply(Schema().changes(to: initial), to: Schema(), in: db)
+            }
+        } catch {
+            throw RecordError.wrapping(error, path: location)
+        }
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in one write transaction: everything it does commits together, or nothing
+    /// does if it throws.
+    public func write<T>(_ body: (RecordTransaction) throws -> T) throws(RecordError) -> T {
+        do {
+            return try writer.write { db in
+                try body(RecordTransaction(db, snapshot: try snapshot(db)))
+            }
+        } catch {
+            throw RecordError.wrapping(error, path: path)
+        }
+    }
+
+    /// Runs `body` on a consistent snapshot of the database, concurrently with writes.
+    public func read<T>(_ body: (RecordTransaction) throws -> T) throws(RecordError) -> T {
+        do {
+            return try writer.read { db in
+                try body(RecordTransaction(db, snapshot: try snapshot(db)))
+            }
+        } catch {
+            throw RecordError.wrapping(error, path: path)
+        }
+    }
+
+    /// The schema snapshot for the transaction open on `db`. Only ever called before any schema
+    /// change in the transaction, so what it caches is committed state.
+    func snapshot(_ db: Database) throws -> SchemaSnapshot {
+        let version = try SchemaStorage.version(db)
+        if let cached = cachedSnapshot.withLock({ $0 }), cached.version == version {
+            return cached
+        }
+        let snapshot = SchemaSnapshot(version: version, schema: try SchemaStorage.load(db))
+        cachedSnapshot.withLock { $0 = snapshot }
+        return snapshot
+    }
+}
+
+extension Schema {
+    /// The bootstrap schema of a new database: `Schemas/shopping.ckdb`, embedded in the library.
+    public static var shopping: Schema {
+        get throws(RecordError) {
+            try CKDBParser.parse(String(decoding: PackageResources.shopping_ckdb, as: UTF8.self))
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// Rules for recordNames and change tags.
+enum RecordNames {
+    /// The longest recordName accepted, in UTF-8 bytes (CloudKit's limit).
+    static let maximumLength = 255
+
+    /// Throws `invalidArguments` unless `name` is 1…255 UTF-8 bytes without NUL or control characters.
+    static func validate(_ name: String) throws(RecordError) {
+        guard !name.isEmpty else {
+            throw RecordError(.invalidArguments, "a recordName cannot be empty")
+        }
+        guard name.utf8.count <= maximumLength else {
+            throw RecordError(.invalidArguments, "recordName '\(name.prefix(40))…' is longer than \(maximumLength) bytes", recordName: String(name.prefix(40)))
+        }
+        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw RecordError(.invalidArguments, "recordName \(name.debugDescription) contains control characters", recordName: name)
+        }
+    }
+}
+
+/// Change tags: short random strings, different on every save.
+enum ChangeTag {
+    static func next() -> String {
+        String(UInt64.random(in: 1...UInt64.max), radix: 36)
+    }
+}

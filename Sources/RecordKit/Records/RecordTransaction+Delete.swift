@@ -1,0 +1,48 @@
+import GRDB
+
+extension RecordTransaction {
+    /// Deletes the record named `recordName` and, in this same transaction, every record holding
+    /// a DELETE_SELF reference to it, transitively. Returns every recordName removed, the record
+    /// itself first. Cycles terminate: a deleted record cannot be deleted again.
+    ///
+    /// The cascade is set-wise: each round deletes, per referring field, every record pointing at
+    /// any record removed in the previous round, with one statement using the field's index.
+    public func delete(recordName: String) throws -> [String] {
+        guard let location = try locate(recordName) else {
+            throw RecordError(.unknownItem, "there is no record named '\(recordName)' to delete", recordName: recordName)
+        }
+        forgetKnownRecordNames()
+        try db.cachedStatement(sql: "DELETE FROM \(SQLName.table(location.recordType)) WHERE _rowid = ?")
+            .execute(arguments: [location.rowID])
+        var deleted = [recordName]
+        var frontier = [recordName]
+        while !frontier.isEmpty {
+            let names = "[" + frontier.map(JSONText.string).joined(separator: ",") + "]"
+            var next: [String] = []
+            for referring in snapshot.referringFields {
+                next += try String.fetchAll(db.cachedStatement(sql: Self.cascadeSQL(referring)), arguments: [names])
+            }
+            deleted += next
+            frontier = next
+        }
+        return deleted
+    }
+
+    /// Deletes the records of one referring field that point with DELETE_SELF at any name in
+    /// the JSON array bound as the only argument, returning their recordNames.
+    private static func cascadeSQL(_ referring: SchemaSnapshot.ReferringField) -> String {
+        let table = SQLName.table(referring.recordType)
+        let column = SQLName.column(referring.field)
+        if referring.isList {
+            return """
+                DELETE FROM \(table) WHERE EXISTS (SELECT 1 FROM json_each(\(table).\(column)) AS element \
+                WHERE element.value ->> '$.action' = 'DELETE_SELF' \
+                AND element.value ->> '$.recordName' IN (SELECT value FROM json_each(?))) RETURNING _recordName
+                """
+        }
+        return """
+            DELETE FROM \(table) WHERE \(column) IN (SELECT value FROM json_each(?)) \
+            AND \(SQLName.actionColumn(referring.field)) = 1 RETURNING _recordName
+            """
+    }
+}

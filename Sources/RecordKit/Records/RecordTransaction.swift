@@ -1,0 +1,250 @@
+import Foundation
+import GRDB
+
+/// Record operations inside one open database transaction.
+///
+/// You get one from ``RecordDatabase/write(_:)`` (or ``RecordDatabase/read(_:)`` for the
+/// fetching methods); everything done through it commits together when the closure returns and
+/// rolls back entirely when it throws. It is only valid inside that closure.
+public final class RecordTransaction {
+    let db: Database
+    let snapshot: SchemaSnapshot
+    /// recordNames known to exist in this transaction, so DELETE_SELF targets shared by many
+    /// records of a batch are checked once. Cleared by deletes.
+    private var knownRecordNames: Set<String> = []
+
+    init(_ db: Database, snapshot: SchemaSnapshot) {
+        self.db = db
+        self.snapshot = snapshot
+    }
+
+    /// The schema this transaction sees.
+    public var schema: Schema { snapshot.schema }
+
+    // MARK: Fetching
+
+    /// The record named `recordName`, of any type, or `nil`.
+    public func fetch(recordName: String) throws -> Record? {
+        guard let location = try locate(recordName) else { return nil }
+        let layout = try snapshot.layout(location.recordType)
+        let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT \(layout.selection) FROM \(layout.table) WHERE \(SQLName.rowID) = ?"),
+            arguments: [location.rowID]
+        )
+        return row.map { layout.record(from: $0) }
+    }
+
+    /// The records named in `recordNames` that exist, in the order asked.
+    public func fetch(recordNames: [String]) throws -> [Record] {
+        try recordNames.compactMap { try fetch(recordName: $0) }
+    }
+
+    // MARK: Saving
+
+    /// Applies one batch operation.
+    public func apply(_ operation: RecordOperation) throws -> OperationResult {
+        switch operation {
+        case .create(let record): .saved(try save(record, mode: .create))
+        case .save(let record, let tag): .saved(try save(record, mode: .save(ifChangeTag: tag)))
+        case .update(let type, let name, let fields, let tag):
+            .saved(try update(recordType: type, recordName: name, fields: fields, ifChangeTag: tag))
+        case .delete(let name): .deleted(try delete(recordName: name))
+        }
+    }
+
+    enum SaveMode {
+        case create
+        case save(ifChangeTag: String?)
+    }
+
+    /// Creates `record`, or replaces the stored record's fields (``RecordOperation/save(_:ifChangeTag:)``).
+    func save(_ record: Record, mode: SaveMode) throws -> Record {
+        let layout = try snapshot.layout(record.recordType)
+        try RecordNames.validate(record.recordName)
+        var encoded = [DatabaseValue](repeating: .null, count: layout.columnCount)
+        var saved = Record(record.recordType, recordName: record.recordName)
+        for (name, value) in record.fields {
+            let slot = try layout.slot(name)
+            try encode(value, into: &encoded, slot: slot, layout: layout, record: &saved)
+        }
+        let existing = try locate(record.recordName, preferring: record.recordType)
+        let now = Timestamp.milliseconds(Date())
+        let changeTag = ChangeTag.next()
+        let fieldColumns = layout.slots.flatMap { [$0.column] + ($0.actionColumn.map { [$0] } ?? []) }
+        let names = fieldColumns.map { layout.columnName($0) }
+        if let existing {
+            guard existing.recordType == record.recordType else {
+                throw RecordError(
+                    .invalidArguments,
+                    "recordName '\(record.recordName)' already names a \(existing.recordType) record; recordNames are unique across record types",
+                    recordType: record.recordType, recordName: record.recordName
+                )
+            }
+            switch mode {
+            case .create:
+                throw RecordError(
+                    .serverRecordChanged,
+                    "a \(record.recordType) record named '\(record.recordName)' already exists; update it instead, or choose another recordName",
+                    recordType: record.recordType, recordName: record.recordName
+                )
+            case .save(let tag):
+                try checkChangeTag(tag, stored: existing.changeTag, type: record.recordType, name: record.recordName)
+            }
+            let assignments = (names + [SQLName.modifiedAt, SQLName.changeTag]).map { "\($0) = ?" }.joined(separator: ", ")
+            let arguments = StatementArguments(fieldColumns.map { encoded[$0] } + [now.databaseValue, changeTag.databaseValue, existing.rowID.databaseValue])
+            try db.cachedStatement(sql: "UPDATE \(layout.table) SET \(assignments) WHERE \(SQLName.rowID) = ?").execute(arguments: arguments)
+            saved.createdAt = Timestamp.date(milliseconds: existing.createdAt)
+        } else {
+            if case .save(let tag?) = mode {
+                throw RecordError(
+                    .unknownItem,
+                    "\(record.recordType) '\(record.recordName)' no longer exists (it was saved with change tag \(tag)); fetch again or create it anew",
+                    recordType: record.recordType, recordName: record.recordName
+                )
+            }
+            let columns = [SQLName.recordName, SQLName.createdAt, SQLName.modifiedAt, SQLName.changeTag] + names
+            let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+            let arguments = StatementArguments(
+                [record.recordName.databaseValue, now.databaseValue, now.databaseValue, changeTag.databaseValue] + fieldColumns.map { encoded[$0] }
+            )
+            try db.cachedStatement(sql: "INSERT INTO \(layout.table)(\(columns.joined(separator: ", "))) VALUES (\(placeholders))")
+                .execute(arguments: arguments)
+            saved.createdAt = Timestamp.date(milliseconds: now)
+            knownRecordNames.insert(record.recordName)
+        }
+        saved.modifiedAt = Timestamp.date(milliseconds: now)
+        saved.changeTag = changeTag
+        return saved
+    }
+
+    /// Changes only `fields` of an existing record; a `nil` value removes the field's value.
+    public func update(recordType: String, recordName: String, fields: [String: Value?], ifChangeTag: String? = nil) throws -> Record {
+        let layout = try snapshot.layout(recordType)
+        guard let existing = try locate(recordName, preferring: recordType), existing.recordType == recordType else {
+            throw RecordError(
+                .unknownItem,
+                "there is no \(recordType) record named '\(recordName)'",
+                recordType: recordType, recordName: recordName
+            )
+        }
+        try checkChangeTag(ifChangeTag, stored: existing.changeTag, type: recordType, name: recordName)
+        var encoded = [DatabaseValue](repeating: .null, count: layout.columnCount)
+        var ignored = Record(recordType, recordName: recordName)
+        var columns: [Int] = []
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+            let slot = try layout.slot(name)
+            columns.append(slot.column)
+            if let action = slot.actionColumn { columns.append(action) }
+            if let value {
+                try encode(value, into: &encoded, slot: slot, layout: layout, record: &ignored)
+            }
+        }
+        let changeTag = ChangeTag.next()
+        let assignments = (columns.map { layout.columnName($0) } + [SQLName.modifiedAt, SQLName.changeTag]).map { "\($0) = ?" }
+        let arguments = StatementArguments(
+            columns.map { encoded[$0] } + [Timestamp.milliseconds(Date()).databaseValue, changeTag.databaseValue, existing.rowID.databaseValue]
+        )
+        try db.cachedStatement(sql: "UPDATE \(layout.table) SET \(assignments.joined(separator: ", ")) WHERE \(SQLName.rowID) = ?")
+            .execute(arguments: arguments)
+        guard let updated = try fetch(recordName: recordName) else {
+            throw RecordError(.internalError, "\(recordType) '\(recordName)' vanished while being updated", recordType: recordType, recordName: recordName)
+        }
+        return updated
+    }
+
+    /// Encodes one field value into `encoded`, checking DELETE_SELF targets and storing assets,
+    /// and puts the value as it will read back into `record`.
+    private func encode(
+        _ value: Value, into encoded: inout [DatabaseValue], slot: TableLayout.Slot, layout: TableLayout, record: inout Record
+    ) throws {
+        var assets: [Asset] = []
+        let stored = try ValueEncoding.encode(value, for: slot.field, in: layout.recordType.name, assets: &assets)
+        encoded[slot.column] = stored.value
+        if let action = slot.actionColumn { encoded[action] = stored.action ?? .null }
+        for reference in value.deleteSelfReferences {
+            try requireExists(reference, from: layout.recordType.name, field: slot.field.name)
+        }
+        for asset in assets {
+            try storeAsset(asset)
+        }
+        record.fields[slot.field.name] = ValueEncoding.decode(stored.value, action: stored.action, type: slot.field.type)
+    }
+
+    private func requireExists(_ target: String, from recordType: String, field: String) throws {
+        if knownRecordNames.contains(target) { return }
+        guard try locate(target) != nil else {
+            throw RecordError(
+                .referenceViolation,
+                "\(recordType).\(field) is a DELETE_SELF reference to '\(target)', which does not exist; save that record first or use action NONE",
+                recordType: recordType, field: field, recordName: target
+            )
+        }
+        knownRecordNames.insert(target)
+    }
+
+    private func storeAsset(_ asset: Asset) throws {
+        guard let content = asset.content else { return }
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO _assets(sha256, size, content) VALUES (?, ?, ?)")
+            .execute(arguments: [asset.sha256, asset.size, content])
+    }
+
+    private func checkChangeTag(_ expected: String?, stored: String, type: String, name: String) throws {
+        guard let expected, expected != stored else { return }
+        throw RecordError(
+            .serverRecordChanged,
+            "\(type) '\(name)' was changed since change tag \(expected) (it is now \(stored)); fetch it again, reapply your change and retry",
+            recordType: type, recordName: name
+        )
+    }
+
+    // MARK: Locating
+
+    /// Where a stored record is.
+    struct Location {
+        var recordType: String
+        var rowID: Int64
+        var changeTag: String
+        var createdAt: Int64
+    }
+
+    /// Finds the record named `recordName`, probing `preferred`'s table first.
+    func locate(_ recordName: String, preferring preferred: String? = nil) throws -> Location? {
+        var order = snapshot.schema.recordTypes.map(\.name)
+        if let preferred, let index = order.firstIndex(of: preferred) {
+            order.swapAt(0, index)
+        }
+        for type in order {
+            let table = SQLName.table(type)
+            let sql = "SELECT _rowid, _changeTag, _createdAt FROM \(table) WHERE _recordName = ?"
+            if let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [recordName]) {
+                return Location(recordType: type, rowID: row[0], changeTag: row[1], createdAt: row[2])
+            }
+        }
+        return nil
+    }
+
+    func forgetKnownRecordNames() {
+        knownRecordNames.removeAll()
+    }
+}
+
+extension TableLayout {
+    /// The name of selected column `index` (without the table qualifier).
+    func columnName(_ index: Int) -> String {
+        if index < 5 { return [SQLName.rowID, SQLName.recordName, SQLName.createdAt, SQLName.modifiedAt, SQLName.changeTag][index] }
+        let slot = slots.first { $0.column == index || $0.actionColumn == index }
+        guard let slot else { preconditionFailure("no column \(index) in \(recordType.name)") }
+        return slot.column == index ? SQLName.column(slot.field.name) : SQLName.actionColumn(slot.field.name)
+    }
+}
+
+extension Value {
+    /// The recordNames this value points at with DELETE_SELF.
+    var deleteSelfReferences: [String] {
+        switch self {
+        case .reference(let reference) where reference.action == .deleteSelf: [reference.recordName]
+        case .list(let values): values.flatMap(\.deleteSelfReferences)
+        default: []
+        }
+    }
+}

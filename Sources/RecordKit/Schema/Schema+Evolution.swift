@@ -1,0 +1,183 @@
+/// Additive schema evolution: comparing schemas and applying what one adds to another.
+extension Schema {
+    /// How ``changes(to:mode:)`` treats what the target leaves out.
+    public enum ComparisonMode: Sendable {
+        /// What the target leaves out is kept (`schema import`): only additions and retypings show.
+        case merge
+        /// The target is the whole new schema: what it leaves out counts as removed.
+        case exact
+    }
+
+    /// The changes that turn `self` into `target`, in an order that can be applied.
+    public func changes(to target: Schema, mode: ComparisonMode = .merge) -> [SchemaChange] {
+        var changes: [SchemaChange] = target.roles.filter { !roles.contains($0) }.map(SchemaChange.addRole)
+        for targetType in target.recordTypes {
+            guard let current = recordType(named: targetType.name) else {
+                changes.append(.addRecordType(targetType))
+                continue
+            }
+            changes += current.changes(to: targetType, mode: mode)
+        }
+        if mode == .exact {
+            changes += recordTypes.filter { target.recordType(named: $0.name) == nil }.map { .removeRecordType($0.name) }
+        }
+        return changes
+    }
+
+    /// `self` with the additive `changes` applied, after checking every change; throws
+    /// `schemaViolation` naming the first change that is not additive or not valid, and then
+    /// nothing is applied.
+    public func applying(_ changes: [SchemaChange]) throws(RecordError) -> Schema {
+        var result = self
+        for change in changes {
+            try result.apply(change)
+        }
+        return result
+    }
+
+    private mutating func apply(_ change: SchemaChange) throws(RecordError) {
+        switch change {
+        case .addRole(let role):
+            if !roles.contains(role) { roles.append(role) }
+        case .addRecordType(let type):
+            try Identifier.validate(type.name, as: .recordType)
+            if let clash = recordTypes.first(where: { $0.name.lowercased() == type.name.lowercased() }) {
+                throw RecordError(
+                    .schemaViolation,
+                    "cannot add record type \(type.name): it differs only in case from \(clash.name)",
+                    recordType: type.name
+                )
+            }
+            var added = RecordType(type.name, grants: type.grants)
+            for field in type.fields {
+                try added.add(field)
+            }
+            upsert(added)
+        case .addField(let typeName, let field):
+            var type = try requireRecordType(typeName)
+            try type.add(field)
+            upsert(type)
+        case .addIndexFlags(let typeName, let fieldName, let flags):
+            var type = try requireRecordType(typeName)
+            guard let index = type.fields.firstIndex(where: { $0.name == fieldName }) else {
+                throw RecordError(.schemaViolation, "\(typeName) has no field '\(fieldName)'", recordType: typeName, field: fieldName)
+            }
+            try FieldDefinition.checkFlags(flags, for: type.fields[index], in: typeName)
+            type.fields[index].flags.formUnion(flags)
+            upsert(type)
+        case .addGrant(let typeName, let grant):
+            var type = try requireRecordType(typeName)
+            if !type.grants.contains(grant) { type.grants.append(grant) }
+            upsert(type)
+        case .removeRecordType, .removeField, .removeIndexFlags, .changeFieldType, .changeEncryption:
+            throw RecordError(
+                .schemaViolation,
+                "cannot \(change): schema evolution is additive (new record types, fields and index flags only); nothing was applied",
+                recordType: change.recordTypeName,
+                field: change.fieldName
+            )
+        }
+    }
+}
+
+extension RecordType {
+    /// The changes that turn `self` into `target` (same name).
+    func changes(to target: RecordType, mode: Schema.ComparisonMode) -> [SchemaChange] {
+        var changes: [SchemaChange] = []
+        for targetField in target.fields {
+            guard let current = field(named: targetField.name) else {
+                changes.append(.addField(recordType: name, targetField))
+                continue
+            }
+            if current.type != targetField.type {
+                changes.append(.changeFieldType(recordType: name, field: current.name, from: current.type, to: targetField.type))
+            } else if current.isEncrypted != targetField.isEncrypted {
+                changes.append(.changeEncryption(recordType: name, field: current.name, encrypted: targetField.isEncrypted))
+            }
+            let added = targetField.flags.subtracting(current.flags)
+            if !added.isEmpty {
+                changes.append(.addIndexFlags(recordType: name, field: current.name, added))
+            }
+            let removed = current.flags.subtracting(targetField.flags)
+            if mode == .exact, !removed.isEmpty {
+                changes.append(.removeIndexFlags(recordType: name, field: current.name, removed))
+            }
+        }
+        changes += target.grants.filter { !grants.contains($0) }.map { .addGrant(recordType: name, $0) }
+        if mode == .exact {
+            changes += fields.filter { target.field(named: $0.name) == nil }.map { .removeField(recordType: name, field: $0.name) }
+        }
+        return changes
+    }
+
+    /// Appends `field` after checking its name, that no field of the same name (ignoring case)
+    /// exists, and that its flags suit its type.
+    mutating func add(_ field: FieldDefinition) throws(RecordError) {
+        if let system = field.systemField {
+            guard field.type == system.type else {
+                throw RecordError(
+                    .schemaViolation,
+                    "system field \(system.rawValue) is \(system.type), not \(field.type)",
+                    recordType: name, field: field.name
+                )
+            }
+            if self.field(named: field.name) != nil {
+                throw RecordError(.schemaViolation, "\(name) declares \(field.name) twice", recordType: name, field: field.name)
+            }
+        } else {
+            try Identifier.validate(field.name, as: .field)
+            if let clash = userField(matchingCaseInsensitively: field.name) {
+                let reason = clash.name == field.name ? "it already exists" : "it differs only in case from \(clash.name)"
+                throw RecordError(.schemaViolation, "cannot add field \(name).\(field.name): \(reason)", recordType: name, field: field.name)
+            }
+            try FieldType.checkSupported(field.type, field: field.name, in: name)
+        }
+        try FieldDefinition.checkFlags(field.flags, for: field, in: name)
+        fields.append(field)
+    }
+}
+
+extension FieldDefinition {
+    /// Throws `schemaViolation` when `flags` cannot apply to `field` (SEARCHABLE needs text,
+    /// encrypted fields cannot be indexed).
+    static func checkFlags(_ flags: IndexFlags, for field: FieldDefinition, in type: String) throws(RecordError) {
+        if field.isEncrypted, !flags.isEmpty {
+            throw RecordError(.schemaViolation, "\(type).\(field.name) is ENCRYPTED and cannot be indexed (\(flags))", recordType: type, field: field.name)
+        }
+        if flags.contains(.searchable), field.type != .string, field.type != .list(.string) {
+            throw RecordError(.schemaViolation, "\(type).\(field.name) is \(field.type); only STRING and LIST<STRING> fields can be SEARCHABLE", recordType: type, field: field.name)
+        }
+    }
+}
+
+extension FieldType {
+    /// Throws `schemaViolation` for type shapes this engine does not store (lists of lists).
+    static func checkSupported(_ type: FieldType, field: String, in recordType: String) throws(RecordError) {
+        if case .list(.list) = type {
+            throw RecordError(.schemaViolation, "\(recordType).\(field): lists of lists are not supported", recordType: recordType, field: field)
+        }
+    }
+}
+
+extension SchemaChange {
+    var recordTypeName: String? {
+        switch self {
+        case .addRole: nil
+        case .addRecordType(let type): type.name
+        case .removeRecordType(let type): type
+        case .addField(let type, _), .addIndexFlags(let type, _, _), .addGrant(let type, _), .removeField(let type, _),
+            .removeIndexFlags(let type, _, _), .changeFieldType(let type, _, _, _), .changeEncryption(let type, _, _):
+            type
+        }
+    }
+
+    var fieldName: String? {
+        switch self {
+        case .addField(_, let field): field.name
+        case .addIndexFlags(_, let field, _), .removeField(_, let field), .removeIndexFlags(_, let field, _),
+            .changeFieldType(_, let field, _, _), .changeEncryption(_, let field, _):
+            field
+        default: nil
+        }
+    }
+}

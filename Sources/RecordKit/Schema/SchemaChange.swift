@@ -1,0 +1,41 @@
+/// One change between two schemas. Only additive changes can be applied
+/// (``isAdditive``); the others are named in the `schemaViolation` that rejects them.
+public enum SchemaChange: Sendable, Hashable, Codable, CustomStringConvertible {
+    case addRole(String)
+    case addRecordType(RecordType)
+    case addField(recordType: String, FieldDefinition)
+    case addIndexFlags(recordType: String, field: String, IndexFlags)
+    case addGrant(recordType: String, Grant)
+    case removeRecordType(String)
+    case removeField(recordType: String, field: String)
+    case removeIndexFlags(recordType: String, field: String, IndexFlags)
+    case changeFieldType(recordType: String, field: String, from: FieldType, to: FieldType)
+    case changeEncryption(recordType: String, field: String, encrypted: Bool)
+
+    /// Whether the change only adds (the only kind schema evolution accepts).
+    public var isAdditive: Bool {
+        switch self {
+        case .addRole, .addRecordType, .addField, .addIndexFlags, .addGrant: true
+        case .removeRecordType, .removeField, .removeIndexFlags, .changeFieldType, .changeEncryption: false
+        }
+    }
+
+    /// A one-line account, as kept in the schema history and shown in errors.
+    public var description: String {
+        switch self {
+        case .addRole(let role): "add role \(role)"
+        case .addRecordType(let type): "add record type \(type.name)"
+        case .addField(let type, let field):
+            "add field \(type).\(field.name) \(field.isEncrypted ? "ENCRYPTED " : "")\(field.type)"
+                + (field.flags.isEmpty ? "" : " \(field.flags)")
+        case .addIndexFlags(let type, let field, let flags): "add \(flags) to \(type).\(field)"
+        case .addGrant(let type, let grant): "add \(grant) on \(type)"
+        case .removeRecordType(let type): "remove record type \(type)"
+        case .removeField(let type, let field): "remove field \(type).\(field)"
+        case .removeIndexFlags(let type, let field, let flags): "remove \(flags) from \(type).\(field)"
+        case .changeFieldType(let type, let field, let from, let to): "change \(type).\(field) from \(from) to \(to)"
+        case .changeEncryption(let type, let field, let encrypted):
+            "\(encrypted ? "encrypt" : "decrypt") \(type).\(field)"
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import GRDB
+
+/// The engine's own tables, created and versioned with GRDB's migrator.
+///
+/// - `_meta`: the current schema (JSON) under key `schema`;
+/// - `_schemaHistory`: every applied schema change with its time and resulting version;
+/// - `_changes`: the change log, written by triggers in the same transaction as each change;
+/// - `_transactions`: stored results of batches sent with a transaction ID;
+/// - `_assets`: ASSET content, once per distinct SHA-256.
+///
+/// The schema version lives in `PRAGMA user_version`, bumped in the transaction that changes
+/// the schema, so every connection notices a change made by another one with a header read.
+enum InternalTables {
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE _meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                CREATE TABLE _schemaHistory (
+                    id INTEGER PRIMARY KEY,
+                    version INTEGER NOT NULL,
+                    appliedAt INTEGER NOT NULL,
+                    change TEXT NOT NULL
+                );
+                CREATE TABLE _changes (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    recordType TEXT NOT NULL,
+                    recordName TEXT NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('saved', 'deleted')),
+                    changeTag TEXT,
+                    at INTEGER NOT NULL
+                );
+                CREATE TABLE _transactions (
+                    id TEXT PRIMARY KEY,
+                    request BLOB NOT NULL,
+                    result BLOB NOT NULL,
+                    createdAt INTEGER NOT NULL
+                );
+                CREATE TABLE _assets (
+                    sha256 TEXT PRIMARY KEY,
+                    size INTEGER NOT NULL,
+                    content BLOB NOT NULL
+                );
+                """)
+        }
+        return migrator
+    }()
+}

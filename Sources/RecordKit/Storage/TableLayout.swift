@@ -1,0 +1,107 @@
+import GRDB
+
+/// The storage shape of one record type at one schema version: which columns to select and
+/// where each field's value sits in a fetched row. Built once per schema version.
+struct TableLayout: Sendable {
+    /// Where a field lives in a row selected with ``selection``.
+    struct Slot: Sendable {
+        var field: FieldDefinition
+        var column: Int
+        /// The action column's position, for REFERENCE fields.
+        var actionColumn: Int?
+    }
+
+    let recordType: RecordType
+    let table: String
+    /// `_rowid, _recordName, _createdAt, _modifiedAt, _changeTag, <fields…>`, qualified by the table.
+    let selection: String
+    let slots: [Slot]
+    /// The user field slots by name.
+    let slotsByName: [String: Slot]
+    /// Number of selected columns.
+    let columnCount: Int
+
+    init(_ recordType: RecordType) {
+        self.recordType = recordType
+        let table = SQLName.table(recordType.name)
+        self.table = table
+        var columns = [SQLName.rowID, SQLName.recordName, SQLName.createdAt, SQLName.modifiedAt, SQLName.changeTag]
+        var slots: [Slot] = []
+        for field in recordType.userFields {
+            let column = columns.count
+            columns.append(SQLName.column(field.name))
+            var actionColumn: Int?
+            if field.type == .reference {
+                actionColumn = columns.count
+                columns.append(SQLName.actionColumn(field.name))
+            }
+            slots.append(Slot(field: field, column: column, actionColumn: actionColumn))
+        }
+        self.slots = slots
+        slotsByName = Dictionary(uniqueKeysWithValues: slots.map { ($0.field.name, $0) })
+        selection = columns.map { "\(table).\($0)" }.joined(separator: ", ")
+        columnCount = columns.count
+    }
+
+    /// The slot of user field `name`, or `schemaViolation` saying how to add the field.
+    func slot(_ name: String) throws(RecordError) -> Slot {
+        if let slot = slotsByName[name] { return slot }
+        throw RecordError(
+            .schemaViolation,
+            "\(recordType.name) has no field '\(name)'; add it with: schema add-field \(recordType.name) \(name) <TYPE>",
+            recordType: recordType.name, field: name
+        )
+    }
+
+    /// The record in `row`, selected with ``selection`` starting at column `offset`.
+    func record(from row: Row, offset: Int = 0) -> Record {
+        var record = Record(recordType.name, recordName: row[offset + 1])
+        record.createdAt = Timestamp.date(milliseconds: row[offset + 2])
+        record.modifiedAt = Timestamp.date(milliseconds: row[offset + 3])
+        record.changeTag = row[offset + 4]
+        for slot in slots {
+            let action = slot.actionColumn.map { row[offset + $0] as DatabaseValue }
+            if let value = ValueEncoding.decode(row[offset + slot.column], action: action, type: slot.field.type) {
+                record.fields[slot.field.name] = value
+            }
+        }
+        return record
+    }
+}
+
+/// The schema at one version with the layouts derived from it.
+final class SchemaSnapshot: Sendable {
+    /// A REFERENCE or LIST<REFERENCE> field, which deletes may cascade through.
+    struct ReferringField: Sendable {
+        var recordType: String
+        var field: String
+        var isList: Bool
+    }
+
+    let version: Int
+    let schema: Schema
+    let layouts: [String: TableLayout]
+    let referringFields: [ReferringField]
+
+    init(version: Int, schema: Schema) {
+        self.version = version
+        self.schema = schema
+        layouts = Dictionary(uniqueKeysWithValues: schema.recordTypes.map { ($0.name, TableLayout($0)) })
+        referringFields = schema.recordTypes.flatMap { type in
+            type.userFields.compactMap { field in
+                switch field.type {
+                case .reference: ReferringField(recordType: type.name, field: field.name, isList: false)
+                case .list(.reference): ReferringField(recordType: type.name, field: field.name, isList: true)
+                default: nil
+                }
+            }
+        }
+    }
+
+    /// The layout of `recordType`, or `schemaViolation` saying how to add the type.
+    func layout(_ recordType: String) throws(RecordError) -> TableLayout {
+        if let layout = layouts[recordType] { return layout }
+        _ = try schema.requireRecordType(recordType)
+        throw RecordError(.internalError, "no storage layout for \(recordType)", recordType: recordType)
+    }
+}

@@ -1,0 +1,36 @@
+import GRDB
+
+extension RecordError {
+    /// `error` as a `RecordError`: record errors pass through; SQLite errors become the code
+    /// that says what to do (busy, disk full, read-only, not a database), keeping the cause.
+    static func wrapping(_ error: any Error, path: String?) -> RecordError {
+        if let error = error as? RecordError { return error }
+        let file = path ?? "the in-memory database"
+        guard let error = error as? DatabaseError else {
+            return RecordError(.internalError, "unexpected failure on \(file): \(error)", underlyingError: UncheckedCause(error))
+        }
+        let (code, message): (Code, String) = switch error.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            (.internalError, "\(file) is busy: another process kept it locked too long; retry")
+        case .SQLITE_FULL:
+            (.limitExceeded, "\(file) is full (no disk space or page limit reached); free space and retry — nothing was written")
+        case .SQLITE_READONLY:
+            (.invalidArguments, "\(file) is read-only; check its permissions (and those of its folder) or open a writable copy")
+        case .SQLITE_CANTOPEN:
+            (.invalidArguments, "cannot open \(file): its folder does not exist or is not writable; create it or pass another --db path")
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+            (.invalidArguments, "\(file) is not a shop database (or is damaged); pass another --db path")
+        case .SQLITE_TOOBIG:
+            (.limitExceeded, "a value is too large to store in \(file)")
+        default:
+            (.internalError, "SQLite failed on \(file): \(error.message ?? error.description)")
+        }
+        return RecordError(code, message, underlyingError: error)
+    }
+}
+
+/// Keeps a non-`Sendable` cause as the underlying error, by its description.
+struct UncheckedCause: Error, Sendable, CustomStringConvertible {
+    let description: String
+    init(_ error: any Error) { description = String(describing: error) }
+}
