@@ -20,7 +20,7 @@ let package = Package(
             ],
             resources: [.embedInCode("Resources/shopping.ckdb")]
         ),
-        .testTarget(name: "RecordKitTests", dependencies: ["RecordKit"]),
+        .testTarget(name: "RecordKitTests", dependencies: ["RecordKit"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -48,7 +48,9 @@ enum LiteralBinding {
 
     private static func value(_ literal: Predicate.Literal, type: FieldType, key: String, recordType: String) throws(RecordError) -> DatabaseValue? {
         switch (type, literal) {
-        case (.string, .string(let text)), (.reference, .string(let text)): return text.databaseValue
+        case (.string, .string(let text)), (.reference, .string(let text)):
+            try ValueEncoding.checkNoNUL(text, field: key, in: recordType)
+            return text.databaseValue
         case (.reference, .value(.reference(let reference))): return reference.recordName.databaseValue
         case (.int64, .integer(let number)), (.double, .integer(let number)), (.number, .integer(let number)):
             return number.databaseValue

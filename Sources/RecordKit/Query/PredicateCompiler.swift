@@ -79,6 +79,7 @@ struct PredicateCompiler {
             guard resolved.type == .string || resolved.type == .reference else {
                 throw typeError(resolved, "BEGINSWITH applies to STRING fields")
             }
+            try ValueEncoding.checkNoNUL(prefix, field: key, in: recordType)
             let folded = caseInsensitive ? SQLFunctions.caseFolded(prefix) : prefix
             arguments.append((Self.globEscaped(folded) + "*").databaseValue)
             return ("\(try operand(resolved, caseInsensitive)) GLOB ?", resolved)

@@ -2,7 +2,8 @@
 public struct Query: Sendable, Hashable {
     public var recordType: String
     public var predicate: Predicate
-    /// Sort keys, most significant first; ties are always broken by `recordName` ascending, so
+    /// Sort keys, most significant first; ties are always broken by `recordName` (in the
+    /// direction of the last key, ascending when there is none), so
     /// the order is total and stable.
     public var sort: [SortDescriptor]
     /// At most this many records (a page size for ``RecordDatabase/page(_:after:)``).

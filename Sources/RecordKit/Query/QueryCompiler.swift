@@ -11,7 +11,7 @@ struct CompiledQuery {
 
 /// Compiles ``Query`` values to SQL. Pure: the schema layout in, SQL and arguments out.
 ///
-/// The order is the query's sort keys then `recordName`, so it is total; a page continues
+/// The order is the query's sort keys then `recordName`, so it is total and stable; a page continues
 /// after a ``PageCursor`` with a keyset condition (no OFFSET), which stays correct when records
 /// are inserted between pages. For an ascending first key a redundant `key >= value` bound lets
 /// SQLite seek straight to the position in the index.
@@ -48,7 +48,8 @@ enum QueryCompiler {
         return CompiledQuery(sql: sql, arguments: StatementArguments(arguments), layout: layout, sortKeyCount: keys.count)
     }
 
-    /// The query's sort keys followed by the recordName tie-break.
+    /// The query's sort keys followed by the recordName tie-break, which runs in the direction
+    /// of the last key so that a descending sort is still one backward index scan.
     static func sortKeys(_ query: Query, layout: TableLayout) throws(RecordError) -> [SortKey] {
         var keys: [SortKey] = []
         for descriptor in query.sort {
@@ -64,7 +65,7 @@ enum QueryCompiler {
         }
         let recordName = "\(layout.table).\(SQLName.recordName)"
         if !keys.contains(where: { $0.expression == recordName }) {
-            keys.append(SortKey(expression: recordName, ascending: true))
+            keys.append(SortKey(expression: recordName, ascending: keys.last?.ascending ?? true))
         }
         return keys
     }

@@ -41,6 +41,13 @@ extension Schema {
             if !roles.contains(role) { roles.append(role) }
         case .addRecordType(let type):
             try Identifier.validate(type.name, as: .recordType)
+            if type.name.lowercased().hasPrefix("sqlite_") {
+                throw RecordError(
+                    .invalidArguments,
+                    "'\(type.name)' is not a valid record type name: names starting with sqlite_ are reserved by SQLite",
+                    recordType: type.name
+                )
+            }
             if let clash = recordTypes.first(where: { $0.name.lowercased() == type.name.lowercased() }) {
                 throw RecordError(
                     .schemaViolation,

@@ -85,7 +85,9 @@ enum ValueEncoding {
         _ value: Value, type: FieldType, field: FieldDefinition, in recordType: String, assets: inout [Asset]
     ) throws(RecordError) -> DatabaseValue? {
         switch (type, value) {
-        case (.string, .string(let text)): return text.databaseValue
+        case (.string, .string(let text)):
+            try checkNoNUL(text, field: field.name, in: recordType)
+            return text.databaseValue
         case (.int64, .int64(let number)): return number.databaseValue
         case (.double, .double(let number)), (.number(_), .double(let number)):
             guard !number.isNaN else {
@@ -123,7 +125,9 @@ enum ValueEncoding {
         _ value: Value, type: FieldType, field: FieldDefinition, in recordType: String, assets: inout [Asset]
     ) throws(RecordError) -> String? {
         switch (type, value) {
-        case (.string, .string(let text)): return JSONText.string(text)
+        case (.string, .string(let text)):
+            try checkNoNUL(text, field: field.name, in: recordType)
+            return JSONText.string(text)
         case (.reference, .reference(let reference)):
             try checkRecordName(reference.recordName, field: field.name, in: recordType)
             return "{\"recordName\":\(JSONText.string(reference.recordName)),\"action\":\"\(reference.action.rawValue)\"}"
@@ -170,6 +174,18 @@ enum ValueEncoding {
         case .list(let element):
             guard let items = json as? [Any] else { return nil }
             return .list(items.compactMap { decodeJSON($0, type: element) })
+        }
+    }
+
+    /// SQLite's C API (as GRDB binds strings) ends text at a NUL character, so a STRING holding
+    /// one could not be read back exactly: it is refused instead.
+    static func checkNoNUL(_ text: String, field: String, in recordType: String) throws(RecordError) {
+        if text.utf8.contains(0) {
+            throw RecordError(
+                .invalidArguments,
+                "\(recordType).\(field): STRING values cannot contain the NUL character (\\0); remove it or store the data as BYTES",
+                recordType: recordType, field: field
+            )
         }
     }
 

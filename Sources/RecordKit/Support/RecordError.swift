@@ -91,13 +91,13 @@ public struct SourceLocation: Sendable, Hashable, Codable, CustomStringConvertib
         var lineStart = text.startIndex
         var index = text.startIndex
         while index < offset && index < text.endIndex {
-            if text[index] == "\n" {
+            if text[index].isNewline {
                 line += 1
                 lineStart = text.index(after: index)
             }
             index = text.index(after: index)
         }
-        let lineEnd = text[lineStart...].firstIndex(of: "\n") ?? text.endIndex
+        let lineEnd = text[lineStart...].firstIndex(where: \.isNewline) ?? text.endIndex
         self.init(
             line: line,
             column: text.distance(from: lineStart, to: offset) + 1,

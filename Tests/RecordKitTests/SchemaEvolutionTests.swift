@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+@testable import RecordKit
+
+@Suite struct SchemaEvolutionTests {
+    @Test func aNewDatabaseGetsTheShoppingSchema() throws {
+        let db = try RecordDatabase.inMemory()
+        let schema = try db.schema
+        #expect(schema.recordTypes.map(\.name) == ["Items", "Lists"])
+        #expect(schema.recordType(named: "Items")?.field(named: "list")?.type == .reference)
+        #expect(schema.recordType(named: "Lists")?.field(named: "name")?.flags == [.queryable, .sortable, .searchable])
+        #expect(try db.schemaHistory().map(\.change) == ["add record type Items", "add record type Lists"])
+    }
+
+    @Test func addingAFieldDoesNotRewriteExistingRows() throws {
+        let file = TemporaryDatabase()
+        let db = try file.open()
+        try db.save(Shopping.list("L1", "Groceries"))
+        try db.modify((0..<5000).map { .create(Shopping.item("I\($0)", "Item \($0) with a name long enough to fill pages", in: "L1")) })
+        let pagesBefore = try db.pageCount()
+        try db.addField(FieldDefinition("number", .int64), to: "Items")
+        let pagesAfter = try db.pageCount()
+        #expect(pagesBefore > 100)
+        #expect(pagesAfter - pagesBefore <= 2, "only the schema pages change, no row is rewritten")
+        #expect(try db.fetch(recordName: "I42")?["number"] == nil)
+    }
+
+    @Test func importMergesWhatTheFileAddsAndKeepsWhatItLeavesOut() throws {
+        let db = try RecordDatabase.inMemory()
+        let applied = try db.importSchema(ckdb: """
+            DEFINE SCHEMA
+                RECORD TYPE Items (
+                    number INT64 QUERYABLE SORTABLE,
+                    name   STRING QUERYABLE SORTABLE SEARCHABLE
+                );
+                RECORD TYPE Stores (
+                    name STRING QUERYABLE
+                );
+            """)
+        #expect(applied.map(\.description) == [
+            "add field Items.number INT64 QUERYABLE SORTABLE",
+            "add SEARCHABLE to Items.name",
+            "add record type Stores",
+        ])
+        let schema = try db.schema
+        #expect(schema.recordType(named: "Items")?.userFields.map(\.name) == ["name", "list", "number"])
+        #expect(schema.recordType(named: "Lists") != nil)
+        try db.save(Record("Stores", recordName: "S1", fields: ["name": .string("Corner shop")]))
+        #expect(try db.importSchema(ckdb: "DEFINE SCHEMA RECORD TYPE Stores (name STRING QUERYABLE);").isEmpty)
+    }
+
+    @Test(arguments: [
+        ("DEFINE SCHEMA RECORD TYPE Items (list STRING);", "change Items.list from REFERENCE to STRING"),
+        ("DEFINE SCHEMA RECORD TYPE Items (name LIST<STRING>);", "change Items.name from STRING to LIST<STRING>"),
+        ("DEFINE SCHEMA RECORD TYPE Items (name ENCRYPTED STRING);", "encrypt Items.name"),
+    ])
+    func retypingAFieldIsRejectedNamingTheChangeAndAppliesNothing(file: String, change: String) throws {
+        let db = try RecordDatabase.inMemory()
+        let before = try db.contentDump()
+        let combined = file.replacingOccurrences(of: "DEFINE SCHEMA", with: "DEFINE SCHEMA RECORD TYPE Extra (x INT64);")
+        #expect {
+            try db.importSchema(ckdb: combined)
+        } throws: { error in
+            (error as? RecordError)?.code == .schemaViolation && "\(error)".contains(change)
+        }
+        #expect(try db.contentDump() == before)
+        #expect(try db.schema.recordType(named: "Extra") == nil)
+    }
+
+    @Test func removingATypeOrFieldInExactModeIsRejected() throws {
+        let db = try RecordDatabase.inMemory()
+        var target = try db.schema
+        target.upsert(RecordType("Lists", fields: []))
+        #expect {
+            try db.updateSchema(to: target, mode: .exact)
+        } throws: { "\($0)".contains("remove field Lists.name") }
+        #expect {
+            try db.updateSchema(to: Schema(), mode: .exact)
+        } throws: { "\($0)".contains("remove record type") }
+        #expect(try db.schema.recordTypes.count == 2)
+    }
+
+    @Test(arguments: ["number", "Name", "_hidden", "1abc", "a b", "x\"; DROP TABLE Items; --", ""])
+    func invalidOrClashingFieldNamesAreRejected(name: String) throws {
+        let db = try RecordDatabase.inMemory()
+        try db.addField(FieldDefinition("number", .int64), to: "Items")
+        let before = try db.contentDump()
+        #expect(throws: RecordError.self) {
+            try db.addField(FieldDefinition(name, .string), to: "Items")
+        }
+        #expect(try db.contentDump() == before)
+    }
+
+    @Test func everyAppliedChangeIsKeptInTheHistoryWithItsTime() throws {
+        let start = Date().addingTimeInterval(-1)
+        let db = try RecordDatabase.inMemory()
+        try db.addField(FieldDefinition("number", .int64), to: "Items")
+        try db.addIndexFlags(.sortable, to: "number", of: "Items")
+        let history = try db.schemaHistory()
+        #expect(history.suffix(2).map(\.change) == ["add field Items.number INT64", "add SORTABLE to Items.number"])
+        #expect(history.allSatisfy { $0.appliedAt >= start })
+        #expect(history.map(\.version) == history.map(\.version).sorted())
+    }
+
+    @Test func aSchemaChangeMadeByAnotherConnectionIsSeen() throws {
+        let file = TemporaryDatabase()
+        let first = try file.open()
+        let second = try file.open()
+        _ = try first.schema
+        try second.addField(FieldDefinition("number", .int64), to: "Items")
+        #expect(try first.schema.recordType(named: "Items")?.field(named: "number") != nil)
+    }
+}

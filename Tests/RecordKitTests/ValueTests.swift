@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+@testable import RecordKit
+
+@Suite struct ValueTests {
+    static let everything = RecordType("Everything", fields: [
+        FieldDefinition("s", .string), FieldDefinition("i", .int64), FieldDefinition("d", .double),
+        FieldDefinition("n", .number(preferred: nil)), FieldDefinition("t", .timestamp), FieldDefinition("b", .bytes),
+        FieldDefinition("r", .reference), FieldDefinition("a", .asset), FieldDefinition("l", .location),
+        FieldDefinition("ls", .list(.string)), FieldDefinition("li", .list(.int64)), FieldDefinition("ld", .list(.double)),
+        FieldDefinition("lt", .list(.timestamp)), FieldDefinition("lb", .list(.bytes)), FieldDefinition("lr", .list(.reference)),
+        FieldDefinition("ll", .list(.location)), FieldDefinition("la", .list(.asset)),
+    ])
+
+    @Test func everyFieldTypeRoundTrips() throws {
+        let db = try RecordDatabase.inMemory(bootstrap: Schema(recordTypes: [Self.everything]))
+        let date = Date(timeIntervalSince1970: 1_763_717_100.123)
+        let content = Data("hello asset".utf8)
+        let fields: [String: Value] = [
+            "s": .string("héllo 𝄞 \"quoted\" \n"), "i": .int64(.max), "d": .double(-0.5), "n": .int64(7),
+            "t": .timestamp(date), "b": .bytes(Data([0, 1, 2, 255])), "r": .reference(Reference("elsewhere")),
+            "a": .asset(Asset(content: content)), "l": .location(Location(latitude: -33.8688, longitude: 151.2093)),
+            "ls": .list([.string("a"), .string("\u{1}b")]), "li": .list([.int64(.min), .int64(0)]),
+            "ld": .list([.double(1.25), .double(-3)]), "lt": .list([.timestamp(date)]), "lb": .list([.bytes(Data([9]))]),
+            "lr": .list([.reference(Reference("x", action: .none))]), "ll": .list([.location(Location(latitude: 1, longitude: 2))]),
+            "la": .list([.asset(Asset(content: content))]),
+        ]
+        let saved = try db.save(Record("Everything", recordName: "e1", fields: fields))
+        let fetched = try #require(try db.fetch(recordName: "e1"))
+        #expect(fetched.fields == saved.fields)
+        #expect(fetched.fields == fields)
+        #expect(fetched.changeTag == saved.changeTag)
+        guard case .asset(let asset)? = fetched["a"] else { Issue.record("no asset"); return }
+        #expect(asset.size == content.count)
+        #expect(try db.assetContent(sha256: asset.sha256) == content)
+    }
+
+    @Test(arguments: [
+        ("i", Value.string("2"), "Everything.i is INT64 but the value given is STRING '2'"),
+        ("s", .int64(2), "Everything.s is STRING but the value given is INT64 '2'"),
+        ("r", .string("L1"), "Everything.r is REFERENCE but the value given is STRING"),
+        ("ls", .list([.int64(1)]), "element 0 is INT64"),
+        ("l", .location(Location(latitude: 91, longitude: 0)), "is not a location"),
+        ("d", .double(.nan), "NaN"),
+        ("nope", .int64(1), "Everything has no field 'nope'"),
+    ])
+    func valuesOfTheWrongTypeAreRejectedNamingFieldExpectedAndGiven(field: String, value: Value, message: String) throws {
+        let db = try RecordDatabase.inMemory(bootstrap: Schema(recordTypes: [Self.everything]))
+        #expect {
+            try db.save(Record("Everything", recordName: "e1", fields: [field: value]))
+        } throws: { error in
+            guard let error = error as? RecordError else { return false }
+            return [.schemaViolation, .invalidArguments].contains(error.code) && error.message.contains(message) && error.field == field
+        }
+        #expect(try db.fetch(recordName: "e1") == nil)
+    }
+
+    @Test(arguments: ["", String(repeating: "x", count: 256), "a\nb"])
+    func invalidRecordNamesAreRejected(name: String) throws {
+        let db = try RecordDatabase.inMemory()
+        #expect { try db.save(Shopping.list(name, "x")) } throws: { ($0 as? RecordError)?.code == .invalidArguments }
+    }
+
+    @Test func aGeneratedRecordNameIsAUUID() throws {
+        let db = try RecordDatabase.inMemory()
+        let saved = try db.save(Record("Lists", fields: ["name": .string("x")]))
+        #expect(UUID(uuidString: saved.recordName) != nil)
+    }
+
+    @Test func updatingWithNilRemovesAValue() throws {
+        let db = try RecordDatabase.inMemory()
+        try db.save(Shopping.list("L1", "Groceries"))
+        let updated = try db.update(recordType: "Lists", recordName: "L1", fields: ["name": nil])
+        #expect(updated["name"] == nil)
+        #expect(updated.createdAt != nil && updated.modifiedAt != nil)
+    }
+}
