@@ -3,8 +3,7 @@ import Foundation
 /// The CKDB files the tests read, found relative to this source file.
 ///
 /// `Fixtures/ckdb` holds `real-*.ckdb` (schemas published in public repositories, each opening
-/// with a comment naming its source), `own-*.ckdb` (written for these tests) and
-/// `rejected-*.ckdb` (real schemas the model can't hold).
+/// with a comment naming its source) and `own-*.ckdb` (written for these tests).
 enum CKDBFixtures {
     static let directory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()

@@ -110,13 +110,14 @@ struct CKDBParserErrorTests {
         #expect(error.description.hasPrefix("invalidArguments: 3:14: expected a field type"))
     }
 
-    /// `cloudkit.share`, the record type CloudKit creates for `CKShare`, isn't a valid name
-    /// here, so exports that include it are refused at that name.
-    @Test func cloudKitShareRecordTypeIsRefusedAtItsName() throws {
-        let text = try CKDBFixtures.text("rejected-boxed-Done-and-done.ckdb")
-        let error = try #require(throws: RecordError.self) { try CKDBParser.parse(text) }
-        #expect(error.location?.line == 91)
-        #expect(error.location?.column == 17)
-        #expect(error.message.hasPrefix("'cloudkit.share' is not a valid record type name"))
+    /// `cloudkit.` names are CloudKit's own: only its system record types may use them, and
+    /// only inside those may fields be named `cloudkit.…`.
+    @Test func cloudKitNamesAreOnlyForCloudKitSystemTypes() throws {
+        let userType = "DEFINE SCHEMA\nRECORD TYPE Items (\n    \"cloudkit.title\" STRING\n);"
+        let error = try #require(throws: RecordError.self) { try CKDBParser.parse(userType) }
+        #expect(error.location?.line == 3)
+        #expect(error.location?.column == 5)
+        #expect(throws: RecordError.self) { try CKDBParser.parse("DEFINE SCHEMA RECORD TYPE \"cloudkit.\" ();") }
+        #expect(throws: RecordError.self) { try CKDBParser.parse("DEFINE SCHEMA RECORD TYPE \"cloudkit.share\" (\"cloudkit.a;b\" STRING);") }
     }
 }

@@ -111,3 +111,21 @@ import Testing
         #expect(try first.schema.recordType(named: "Items")?.field(named: "number") != nil)
     }
 }
+
+@Suite struct CloudKitSystemTypeTests {
+    /// Real exports of apps that share records hold `RECORD TYPE "cloudkit.share"`: it imports,
+    /// round-trips through export, and refuses records with a clear message.
+    @Test func aRealExportWithCloudKitShareImportsAndExportsBack() throws {
+        let text = try CKDBFixtures.text("real-boxed-Done-and-done.ckdb")
+        let db = try RecordDatabase.inMemory(bootstrap: Schema())
+        try db.importSchema(ckdb: text)
+        let schema = try db.schema
+        #expect(schema.recordType(named: "cloudkit.share")?.field(named: "cloudkit.title")?.type == .string)
+        #expect(try CKDBParser.parse(CKDBPrinter.print(schema)) == CKDBParser.parse(text))
+        #expect {
+            try db.save(Record("cloudkit.share", recordName: "s1"))
+        } throws: { ($0 as? RecordError)?.code == .schemaViolation && "\($0)".contains("CloudKit's own record types") }
+        try db.save(Record("CD_TodoItem", recordName: "t1", fields: ["CD_id": .string("x")]))
+        #expect(try db.fetch(recordName: "t1") != nil)
+    }
+}

@@ -80,7 +80,7 @@ extension Predicate: CustomStringConvertible {
         PredicateKeyword(spelling: key) == nil ? key : "#" + key
     }
 
-    private static func format(_ literal: Literal) -> String {
+    static func format(_ literal: Literal) -> String {
         switch literal {
         case .string(let text): quoted(text)
         case .integer(let number): String(number)

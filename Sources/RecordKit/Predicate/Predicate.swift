@@ -20,7 +20,7 @@ public indirect enum Predicate: Sendable, Hashable {
     case contains(key: String, Literal, caseInsensitive: Bool = false)
     /// `key == nil`: the field is absent.
     case isNull(key: String)
-    /// `distanceToLocation:fromLocation:(key, <lat, lon>) op kilometres`.
+    /// `distanceToLocation:fromLocation:(key, lat, lon) op kilometres`.
     case distance(key: String, from: Location, ComparisonOperator, kilometres: Double)
     /// `self CONTAINS 'words'`: full-text search over the SEARCHABLE fields; every word must match.
     case textSearch(String)
@@ -47,15 +47,8 @@ public indirect enum Predicate: Sendable, Hashable {
         case bool(Bool)
         case value(Value)
 
-        public var description: String {
-            switch self {
-            case .string(let text): "'" + text.replacingOccurrences(of: "'", with: "\\'") + "'"
-            case .integer(let number): String(number)
-            case .double(let number): String(number)
-            case .bool(let flag): flag ? "TRUE" : "FALSE"
-            case .value(let value): value.description
-            }
-        }
+        /// The literal as NSPredicate text (strings quoted and escaped).
+        public var description: String { Predicate.format(self) }
     }
 }
 

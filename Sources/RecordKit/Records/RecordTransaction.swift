@@ -209,7 +209,7 @@ public final class RecordTransaction {
 
     /// Finds the record named `recordName`, probing `preferred`'s table first.
     func locate(_ recordName: String, preferring preferred: String? = nil) throws -> Location? {
-        var order = snapshot.schema.recordTypes.map(\.name)
+        var order = snapshot.schema.recordTypes.filter { !$0.isCloudKitSystemType }.map(\.name)
         if let preferred, let index = order.firstIndex(of: preferred) {
             order.swapAt(0, index)
         }

@@ -31,6 +31,15 @@ public enum Identifier {
         throw RecordError(.invalidArguments, "'\(shown)' is not a valid \(kind.rawValue) name: \(reason)")
     }
 
+    /// The prefix of CloudKit's own record types (`cloudkit.share`) and of their fields
+    /// (`cloudkit.title`), which real schema exports contain.
+    public static let cloudKitPrefix = "cloudkit."
+
+    /// Whether `name` is a CloudKit system name: `cloudkit.` followed by a valid name.
+    public static func isCloudKitSystemName(_ name: String) -> Bool {
+        name.hasPrefix(cloudKitPrefix) && isValid(String(name.dropFirst(cloudKitPrefix.count)))
+    }
+
     /// What a name names, for error messages.
     public enum Kind: String, Sendable {
         case recordType = "record type"

@@ -11,6 +11,10 @@ public struct RecordType: Sendable, Hashable, Codable {
         self.grants = grants
     }
 
+    /// Whether this is one of CloudKit's own record types (`cloudkit.share`): kept in the schema
+    /// and printed back, but stores no records here.
+    public var isCloudKitSystemType: Bool { Identifier.isCloudKitSystemName(name) }
+
     /// The user fields (system-field declarations left out), in order.
     public var userFields: [FieldDefinition] { fields.filter { $0.systemField == nil } }
 

@@ -40,7 +40,9 @@ extension Schema {
         case .addRole(let role):
             if !roles.contains(role) { roles.append(role) }
         case .addRecordType(let type):
-            try Identifier.validate(type.name, as: .recordType)
+            if !type.isCloudKitSystemType {
+                try Identifier.validate(type.name, as: .recordType)
+            }
             if type.name.lowercased().hasPrefix("sqlite_") {
                 throw RecordError(
                     .invalidArguments,
@@ -128,6 +130,10 @@ extension RecordType {
                     recordType: name, field: field.name
                 )
             }
+            if self.field(named: field.name) != nil {
+                throw RecordError(.schemaViolation, "\(name) declares \(field.name) twice", recordType: name, field: field.name)
+            }
+        } else if isCloudKitSystemType && Identifier.isCloudKitSystemName(field.name) {
             if self.field(named: field.name) != nil {
                 throw RecordError(.schemaViolation, "\(name) declares \(field.name) twice", recordType: name, field: field.name)
             }

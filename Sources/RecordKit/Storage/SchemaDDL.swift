@@ -8,7 +8,7 @@
 enum SchemaDDL {
     static func statements(from old: Schema, to new: Schema) -> [String] {
         var statements: [String] = []
-        for type in new.recordTypes {
+        for type in new.recordTypes where !type.isCloudKitSystemType {
             let previous = old.recordType(named: type.name)
             if previous == nil {
                 statements += createTable(type)

@@ -86,8 +86,9 @@ final class SchemaSnapshot: Sendable {
     init(version: Int, schema: Schema) {
         self.version = version
         self.schema = schema
-        layouts = Dictionary(uniqueKeysWithValues: schema.recordTypes.map { ($0.name, TableLayout($0)) })
-        referringFields = schema.recordTypes.flatMap { type in
+        let stored = schema.recordTypes.filter { !$0.isCloudKitSystemType }
+        layouts = Dictionary(uniqueKeysWithValues: stored.map { ($0.name, TableLayout($0)) })
+        referringFields = stored.flatMap { type in
             type.userFields.compactMap { field in
                 switch field.type {
                 case .reference: ReferringField(recordType: type.name, field: field.name, isList: false)
@@ -101,7 +102,14 @@ final class SchemaSnapshot: Sendable {
     /// The layout of `recordType`, or `schemaViolation` saying how to add the type.
     func layout(_ recordType: String) throws(RecordError) -> TableLayout {
         if let layout = layouts[recordType] { return layout }
-        _ = try schema.requireRecordType(recordType)
+        let type = try schema.requireRecordType(recordType)
+        if type.isCloudKitSystemType {
+            throw RecordError(
+                .schemaViolation,
+                "\(recordType) is one of CloudKit's own record types: it is kept in the schema for export, but stores no records here",
+                recordType: recordType
+            )
+        }
         throw RecordError(.internalError, "no storage layout for \(recordType)", recordType: recordType)
     }
 }

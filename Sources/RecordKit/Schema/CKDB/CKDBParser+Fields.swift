@@ -1,8 +1,10 @@
 extension CKDBParser {
     /// `name TYPE [QUERYABLE] [SEARCHABLE] [SORTABLE]`, flags in any order.
-    static func parseField(_ cursor: inout CKDBCursor) throws(RecordError) -> (FieldDefinition, CKDBToken) {
+    static func parseField(_ cursor: inout CKDBCursor, inSystemType: Bool) throws(RecordError) -> (FieldDefinition, CKDBToken) {
         let (name, token) = try cursor.expectName("a field name or GRANT")
-        try checkFieldName(name, at: token, in: cursor)
+        if !(inSystemType && Identifier.isCloudKitSystemName(name)) {
+            try checkFieldName(name, at: token, in: cursor)
+        }
         let typeToken = cursor.current
         let (type, isEncrypted) = try parseFieldType(&cursor)
         var field = FieldDefinition(name, type, isEncrypted: isEncrypted)
@@ -29,7 +31,7 @@ extension CKDBParser {
     }
 
     /// User fields follow the rules of ``Identifier``; `___` names must be one of the six
-    /// ``SystemField``s.
+    /// ``SystemField``s. (CloudKit's system record types may also have `cloudkit.` fields.)
     private static func checkFieldName(_ name: String, at token: CKDBToken, in cursor: CKDBCursor) throws(RecordError) {
         if name.hasPrefix("___") {
             guard SystemField(rawValue: name) == nil else { return }

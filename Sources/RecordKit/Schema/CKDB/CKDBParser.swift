@@ -64,10 +64,13 @@ public enum CKDBParser {
         cursor.advance()
         try cursor.expectKeyword("TYPE", expected: "TYPE after RECORD")
         let (name, token) = try cursor.expectName("a record type name")
-        do throws(RecordError) {
-            try Identifier.validate(name, as: .recordType)
-        } catch {
-            throw cursor.locating(error, at: token)
+        let isSystemType = Identifier.isCloudKitSystemName(name)
+        if !isSystemType {
+            do throws(RecordError) {
+                try Identifier.validate(name, as: .recordType)
+            } catch {
+                throw cursor.locating(error, at: token)
+            }
         }
         try cursor.expectPunctuation("(", expected: "'(' after RECORD TYPE \(name)")
         var recordType = RecordType(name)
@@ -76,7 +79,7 @@ public enum CKDBParser {
             if cursor.isKeyword("GRANT") {
                 recordType.grants.append(try parseGrant(&cursor))
             } else {
-                let (field, fieldToken) = try parseField(&cursor)
+                let (field, fieldToken) = try parseField(&cursor, inSystemType: isSystemType)
                 try fieldNames.insert(field.name, at: fieldToken, in: cursor)
                 recordType.fields.append(field)
             }
