@@ -12,7 +12,7 @@ struct CKDBPrinterTests {
 
                 RECORD TYPE Items (
                     name            STRING QUERYABLE SORTABLE,
-                    list            REFERENCE QUERYABLE
+                    list            REFERENCE QUERYABLE // references Lists
                 );
 
                 RECORD TYPE Lists (

@@ -9,9 +9,9 @@ import GRDB
 public final class RecordTransaction {
     let db: Database
     let snapshot: SchemaSnapshot
-    /// recordNames known to exist in this transaction, so DELETE_SELF targets shared by many
-    /// records of a batch are checked once. Cleared by deletes.
-    private var knownRecordNames: Set<String> = []
+    /// Record types of recordNames known to exist in this transaction, so reference targets
+    /// shared by many records of a batch are looked up once. Cleared by deletes.
+    private var knownRecordTypes: [String: String] = [:]
 
     init(_ db: Database, snapshot: SchemaSnapshot) {
         self.db = db
@@ -110,7 +110,7 @@ public final class RecordTransaction {
             try db.cachedStatement(sql: "INSERT INTO \(layout.table)(\(columns.joined(separator: ", "))) VALUES (\(placeholders))")
                 .execute(arguments: arguments)
             saved.createdAt = Timestamp.date(milliseconds: now)
-            knownRecordNames.insert(record.recordName)
+            knownRecordTypes[record.recordName] = record.recordType
         }
         saved.modifiedAt = Timestamp.date(milliseconds: now)
         saved.changeTag = changeTag
@@ -161,8 +161,8 @@ public final class RecordTransaction {
         let stored = try ValueEncoding.encode(value, for: slot.field, in: layout.recordType.name, assets: &assets)
         encoded[slot.column] = stored.value
         if let action = slot.actionColumn { encoded[action] = stored.action ?? .null }
-        for reference in value.deleteSelfReferences {
-            try requireExists(reference, from: layout.recordType.name, field: slot.field.name)
+        for reference in value.references {
+            try checkTarget(of: reference, field: slot.field, in: layout.recordType.name)
         }
         for asset in assets {
             try storeAsset(asset)
@@ -170,16 +170,29 @@ public final class RecordTransaction {
         record.fields[slot.field.name] = ValueEncoding.decode(stored.value, action: stored.action, type: slot.field.type)
     }
 
-    private func requireExists(_ target: String, from recordType: String, field: String) throws {
-        if knownRecordNames.contains(target) { return }
-        guard try locate(target) != nil else {
+    /// A DELETE_SELF reference needs an existing target; a field that declares its referenced
+    /// type needs the target, when it exists, to be of that type.
+    private func checkTarget(of reference: Reference, field: FieldDefinition, in recordType: String) throws {
+        guard reference.action == .deleteSelf || field.referencedType != nil else { return }
+        let targetType = try knownRecordTypes[reference.recordName] ?? locate(reference.recordName)?.recordType
+        guard let targetType else {
+            guard reference.action != .deleteSelf else {
+                throw RecordError(
+                    .referenceViolation,
+                    "\(recordType).\(field.name) is a DELETE_SELF reference to '\(reference.recordName)', which does not exist; save that record first or use action NONE",
+                    recordType: recordType, field: field.name, recordName: reference.recordName
+                )
+            }
+            return
+        }
+        knownRecordTypes[reference.recordName] = targetType
+        if let expected = field.referencedType, expected != targetType {
             throw RecordError(
                 .referenceViolation,
-                "\(recordType).\(field) is a DELETE_SELF reference to '\(target)', which does not exist; save that record first or use action NONE",
-                recordType: recordType, field: field, recordName: target
+                "\(recordType).\(field.name) references \(expected) records, but '\(reference.recordName)' is a \(targetType) record",
+                recordType: recordType, field: field.name, recordName: reference.recordName
             )
         }
-        knownRecordNames.insert(target)
     }
 
     private func storeAsset(_ asset: Asset) throws {
@@ -224,7 +237,7 @@ public final class RecordTransaction {
     }
 
     func forgetKnownRecordNames() {
-        knownRecordNames.removeAll()
+        knownRecordTypes.removeAll()
     }
 }
 
@@ -239,11 +252,11 @@ extension TableLayout {
 }
 
 extension Value {
-    /// The recordNames this value points at with DELETE_SELF.
-    var deleteSelfReferences: [String] {
+    /// The references this value holds (itself, or a list's elements).
+    var references: [Reference] {
         switch self {
-        case .reference(let reference) where reference.action == .deleteSelf: [reference.recordName]
-        case .list(let values): values.flatMap(\.deleteSelfReferences)
+        case .reference(let reference): [reference]
+        case .list(let values): values.flatMap(\.references)
         default: []
         }
     }

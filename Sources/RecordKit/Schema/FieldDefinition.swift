@@ -8,13 +8,22 @@ public struct FieldDefinition: Sendable, Hashable, Codable {
     public var flags: IndexFlags
     /// CKDB `ENCRYPTED`: stored like any other value here, never indexed.
     public var isEncrypted: Bool
+    /// For a REFERENCE or LIST<REFERENCE> field, the record type its values point at, when
+    /// declared. CloudKit references are untyped; declaring the type (in CKDB, a trailing
+    /// `// references Lists` comment, which cktool ignores) makes the engine refuse references
+    /// to records of another type and gives the query language typed, navigable references.
+    public var referencedType: String?
 
-    public init(_ name: String, _ type: FieldType, flags: IndexFlags = [], isEncrypted: Bool = false) {
+    public init(_ name: String, _ type: FieldType, flags: IndexFlags = [], isEncrypted: Bool = false, referencing referencedType: String? = nil) {
         self.name = name
         self.type = type
         self.flags = flags
         self.isEncrypted = isEncrypted
+        self.referencedType = referencedType
     }
+
+    /// Whether values of this field are references (REFERENCE or LIST<REFERENCE>).
+    public var holdsReferences: Bool { type == .reference || type == .list(.reference) }
 
     /// The system field this declaration gives flags to, or `nil` for a user field.
     public var systemField: SystemField? { SystemField(rawValue: name) }

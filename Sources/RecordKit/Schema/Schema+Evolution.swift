@@ -32,7 +32,22 @@ extension Schema {
         for change in changes {
             try result.apply(change)
         }
+        try result.checkReferencedTypesExist()
         return result
+    }
+
+    /// Throws `schemaViolation` when a field declares it references a record type that does not exist.
+    private func checkReferencedTypesExist() throws(RecordError) {
+        for type in recordTypes {
+            for field in type.fields {
+                guard let target = field.referencedType, recordType(named: target) == nil else { continue }
+                throw RecordError(
+                    .schemaViolation,
+                    "\(type.name).\(field.name) references '\(target)', which is not a record type; add that type too",
+                    recordType: type.name, field: field.name
+                )
+            }
+        }
     }
 
     private mutating func apply(_ change: SchemaChange) throws(RecordError) {
@@ -78,7 +93,14 @@ extension Schema {
             var type = try requireRecordType(typeName)
             if !type.grants.contains(grant) { type.grants.append(grant) }
             upsert(type)
-        case .removeRecordType, .removeField, .removeIndexFlags, .changeFieldType, .changeEncryption:
+        case .addReferencedType(let typeName, let fieldName, let target):
+            var type = try requireRecordType(typeName)
+            guard let index = type.fields.firstIndex(where: { $0.name == fieldName }), type.fields[index].holdsReferences else {
+                throw RecordError(.schemaViolation, "\(typeName).\(fieldName) is not a REFERENCE field", recordType: typeName, field: fieldName)
+            }
+            type.fields[index].referencedType = target
+            upsert(type)
+        case .removeRecordType, .removeField, .removeIndexFlags, .changeFieldType, .changeEncryption, .changeReferencedType:
             throw RecordError(
                 .schemaViolation,
                 "cannot \(change): schema evolution is additive (new record types, fields and index flags only); nothing was applied",
@@ -102,6 +124,13 @@ extension RecordType {
                 changes.append(.changeFieldType(recordType: name, field: current.name, from: current.type, to: targetField.type))
             } else if current.isEncrypted != targetField.isEncrypted {
                 changes.append(.changeEncryption(recordType: name, field: current.name, encrypted: targetField.isEncrypted))
+            }
+            switch (current.referencedType, targetField.referencedType) {
+            case (nil, let target?):
+                changes.append(.addReferencedType(recordType: name, field: current.name, target))
+            case (let existing?, let target) where existing != target && (target != nil || mode == .exact):
+                changes.append(.changeReferencedType(recordType: name, field: current.name, from: existing, to: target))
+            default: break
             }
             let added = targetField.flags.subtracting(current.flags)
             if !added.isEmpty {
@@ -154,6 +183,9 @@ extension FieldDefinition {
     /// Throws `schemaViolation` when `flags` cannot apply to `field` (SEARCHABLE needs text,
     /// encrypted fields cannot be indexed).
     static func checkFlags(_ flags: IndexFlags, for field: FieldDefinition, in type: String) throws(RecordError) {
+        if field.referencedType != nil, !field.holdsReferences {
+            throw RecordError(.schemaViolation, "\(type).\(field.name) is \(field.type); only REFERENCE fields reference a record type", recordType: type, field: field.name)
+        }
         if field.isEncrypted, !flags.isEmpty {
             throw RecordError(.schemaViolation, "\(type).\(field.name) is ENCRYPTED and cannot be indexed (\(flags))", recordType: type, field: field.name)
         }
@@ -179,7 +211,8 @@ extension SchemaChange {
         case .addRecordType(let type): type.name
         case .removeRecordType(let type): type
         case .addField(let type, _), .addIndexFlags(let type, _, _), .addGrant(let type, _), .removeField(let type, _),
-            .removeIndexFlags(let type, _, _), .changeFieldType(let type, _, _, _), .changeEncryption(let type, _, _):
+            .removeIndexFlags(let type, _, _), .changeFieldType(let type, _, _, _), .changeEncryption(let type, _, _),
+            .addReferencedType(let type, _, _), .changeReferencedType(let type, _, _, _):
             type
         }
     }
@@ -188,7 +221,8 @@ extension SchemaChange {
         switch self {
         case .addField(_, let field): field.name
         case .addIndexFlags(_, let field, _), .removeField(_, let field), .removeIndexFlags(_, let field, _),
-            .changeFieldType(_, let field, _, _), .changeEncryption(_, let field, _):
+            .changeFieldType(_, let field, _, _), .changeEncryption(_, let field, _), .addReferencedType(_, let field, _),
+            .changeReferencedType(_, let field, _, _):
             field
         default: nil
         }

@@ -4,11 +4,22 @@
 struct CKDBCursor {
     let text: String
     private let tokens: [CKDBToken]
+    private let annotations: [CKDBLexer.Annotation]
     private var position = 0
 
     init(text: String) throws(RecordError) {
         self.text = text
-        self.tokens = try CKDBLexer.tokens(in: text)
+        (tokens, annotations) = try CKDBLexer.scan(text)
+    }
+
+    /// The `// references …` annotation on the line where `token` is, with its location.
+    func annotation(onLineOf token: CKDBToken) -> (target: String, location: SourceLocation)? {
+        let line = SourceLocation(offset: token.start, in: text).line
+        for annotation in annotations {
+            let location = SourceLocation(offset: annotation.start, in: text)
+            if location.line == line { return (annotation.target, location) }
+        }
+        return nil
     }
 
     /// The token under the cursor; the end token once everything is read.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Splits CKDB text into ``CKDBToken``s.
 ///
 /// Words are runs of letters, digits and `_`; quoted names run from `"` to the next `"` on the
@@ -5,8 +7,22 @@
 /// (`// …` and `-- …` to the end of the line, `/* … */` across lines) may appear anywhere, before
 /// `DEFINE SCHEMA` too, and leave no token. The list always ends with an ``CKDBToken/Kind/end`` token.
 enum CKDBLexer {
+    /// A `// references TypeName` comment, which declares the record type of the REFERENCE field
+    /// on its line (``FieldDefinition/referencedType``).
+    struct Annotation: Sendable, Equatable {
+        var target: String
+        var start: String.Index
+    }
+
+    static let annotationPrefix = "references "
+
     static func tokens(in text: String) throws(RecordError) -> [CKDBToken] {
+        try scan(text).tokens
+    }
+
+    static func scan(_ text: String) throws(RecordError) -> (tokens: [CKDBToken], annotations: [Annotation]) {
         var tokens: [CKDBToken] = []
+        var annotations: [Annotation] = []
         var index = text.startIndex
         while index < text.endIndex {
             let character = text[index]
@@ -15,7 +31,12 @@ enum CKDBLexer {
             if character.isWhitespace || character == "\u{FEFF}" {
                 index = next
             } else if (character == "/" && following == "/") || (character == "-" && following == "-") {
-                index = text[index...].firstIndex(where: \.isNewline) ?? text.endIndex
+                let end = text[index...].firstIndex(where: \.isNewline) ?? text.endIndex
+                let comment = text[text.index(after: next)..<end].trimmingCharacters(in: .whitespaces)
+                if character == "/", comment.hasPrefix(annotationPrefix) {
+                    annotations.append(Annotation(target: String(comment.dropFirst(annotationPrefix.count)), start: index))
+                }
+                index = end
             } else if character == "/" && following == "*" {
                 index = try endOfBlockComment(startingAt: index, in: text)
             } else if character == "\"" {
@@ -38,7 +59,7 @@ enum CKDBLexer {
             }
         }
         tokens.append(CKDBToken(kind: .end, start: text.endIndex))
-        return tokens
+        return (tokens, annotations)
     }
 
     private static func isWordCharacter(_ character: Character) -> Bool {

@@ -27,6 +27,19 @@ extension CKDBParser {
         guard cursor.isPunctuation(",") || cursor.isPunctuation(")") else {
             throw cursor.unexpected("QUERYABLE, SEARCHABLE, SORTABLE, ',' or ')' after field '\(name)'")
         }
+        if let (target, location) = cursor.annotation(onLineOf: token) {
+            guard field.holdsReferences else {
+                throw RecordError(
+                    .invalidArguments,
+                    "'// references \(target)' applies to REFERENCE fields; '\(name)' is \(field.type)",
+                    location: location
+                )
+            }
+            guard Identifier.isValid(target) else {
+                throw RecordError(.invalidArguments, "'\(target)' is not a record type name in '// references \(target)'", location: location)
+            }
+            field.referencedType = target
+        }
         return (field, token)
     }
 

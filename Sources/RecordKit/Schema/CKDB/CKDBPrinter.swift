@@ -57,13 +57,16 @@ public enum CKDBPrinter {
         let column = max(minimumColumn, (names.map(\.count).max() ?? 0) + 1)
         let fields = zip(names, recordType.fields).map { name, field in
             let flags = field.flags.isEmpty ? "" : " \(field.flags)"
-            return "        " + name + String(repeating: " ", count: column - name.count) + field.ckdbType + flags
+            let line = "        " + name + String(repeating: " ", count: column - name.count) + field.ckdbType + flags
+            return (line, field.referencedType.map { " // \(CKDBLexer.annotationPrefix)\($0)" })
         }
         let grants = recordType.grants.map { grant in
-            "        GRANT \(grant.permissions.map(\.rawValue).joined(separator: ", ")) TO \(spelled(grant.role))"
+            ("        GRANT \(grant.permissions.map(\.rawValue).joined(separator: ", ")) TO \(spelled(grant.role))", String?.none)
         }
         let items = fields + grants
-        let body = items.isEmpty ? "" : items.joined(separator: ",\n") + "\n"
+        let body = items.enumerated().map { index, item in
+            item.0 + (index < items.count - 1 ? "," : "") + (item.1 ?? "")
+        }.map { $0 + "\n" }.joined()
         return "    RECORD TYPE \(spelled(recordType.name)) (\n" + body + "    );\n"
     }
 }
