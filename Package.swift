@@ -6,10 +6,12 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "RecordKit", targets: ["RecordKit"]),
+        .library(name: "RecordQL", targets: ["RecordQL"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+        .package(url: "https://github.com/GraphQLSwift/GraphQL", exact: "4.3.0"),
     ],
     targets: [
         .target(
@@ -21,6 +23,11 @@ let package = Package(
             resources: [.embedInCode("Resources/shopping.ckdb")]
         ),
         .testTarget(name: "RecordKitTests", dependencies: ["RecordKit"], exclude: ["Fixtures"]),
+        .target(
+            name: "RecordQL",
+            dependencies: ["RecordKit", .product(name: "GraphQL", package: "GraphQL")]
+        ),
+        .testTarget(name: "RecordQLTests", dependencies: ["RecordQL"]),
     ],
     swiftLanguageModes: [.v6]
 )
