@@ -41,7 +41,8 @@ import Testing
         ("r", .string("L1"), "Everything.r is REFERENCE but the value given is STRING"),
         ("ls", .list([.int64(1)]), "element 0 is INT64"),
         ("l", .location(Location(latitude: 91, longitude: 0)), "is not a location"),
-        ("d", .double(.nan), "NaN"),
+        ("d", .double(.nan), "nan cannot be stored"),
+        ("d", .double(-.infinity), "-inf cannot be stored"),
         ("nope", .int64(1), "Everything has no field 'nope'"),
     ])
     func valuesOfTheWrongTypeAreRejectedNamingFieldExpectedAndGiven(field: String, value: Value, message: String) throws {

@@ -25,11 +25,13 @@ struct ResolvedKey {
 }
 
 extension TableLayout {
-    /// Resolves `key` (a user field or a system key) or throws `schemaViolation` naming it.
-    func resolve(_ key: String) throws(RecordError) -> ResolvedKey {
-        if let system = ResolvedKey.system(key, table: table) { return system }
+    /// Resolves `key` (a user field or a system key) as read through `qualifier` (the table
+    /// name, or an alias in nested queries), or throws `schemaViolation` naming it.
+    func resolve(_ key: String, qualifier: String? = nil) throws(RecordError) -> ResolvedKey {
+        let qualifier = qualifier ?? table
+        if let system = ResolvedKey.system(key, table: qualifier) { return system }
         let slot = try slot(key)
-        return ResolvedKey(name: key, expression: "\(table).\(SQLName.column(key))", type: slot.field.type)
+        return ResolvedKey(name: key, expression: "\(qualifier).\(SQLName.column(key))", type: slot.field.type)
     }
 }
 

@@ -12,10 +12,13 @@ struct PredicateCompiler {
     static let maximumInListCount = 1000
 
     let layout: TableLayout
+    /// How the compiled condition names the table: its name, or an alias in nested queries.
+    let qualifier: String
     private(set) var arguments: [DatabaseValue] = []
 
-    init(layout: TableLayout) {
+    init(layout: TableLayout, qualifier: String? = nil) {
         self.layout = layout
+        self.qualifier = qualifier ?? layout.table
     }
 
     private var recordType: String { layout.recordType.name }
@@ -38,11 +41,11 @@ struct PredicateCompiler {
         case .compare(let key, .notEqual, let literal, let caseInsensitive):
             return try compile(.compare(key: key, .equal, literal, caseInsensitive: caseInsensitive), negated: !negated)
         case .isNull(let key):
-            let resolved = try layout.resolve(key)
+            let resolved = try layout.resolve(key, qualifier: qualifier)
             return "\(resolved.expression) IS \(negated ? "NOT " : "")NULL"
         case .textSearch(let text):
             let match = try fullTextMatch(text)
-            return "\(layout.table).\(SQLName.rowID) \(negated ? "NOT " : "")IN (\(match))"
+            return "\(qualifier).\(SQLName.rowID) \(negated ? "NOT " : "")IN (\(match))"
         default:
             let (test, key) = try atom(predicate)
             return negated ? "(\(key.expression) IS NULL OR NOT \(test))" : test
@@ -53,17 +56,17 @@ struct PredicateCompiler {
     private mutating func atom(_ predicate: Predicate) throws(RecordError) -> (String, ResolvedKey) {
         switch predicate {
         case .compare(let key, let op, let literal, let caseInsensitive):
-            let resolved = try layout.resolve(key)
+            let resolved = try layout.resolve(key, qualifier: qualifier)
             try requireScalar(resolved, operation: op.rawValue)
             if op != .equal { try requireOrdered(resolved, operation: op.rawValue) }
             let sqlOperator = op == .equal ? "=" : op.rawValue
             return ("\(try operand(resolved, caseInsensitive)) \(sqlOperator) \(try bind(literal, resolved, caseInsensitive))", resolved)
         case .between(let key, let lower, let upper):
-            let resolved = try layout.resolve(key)
+            let resolved = try layout.resolve(key, qualifier: qualifier)
             try requireOrdered(resolved, operation: "BETWEEN")
             return ("\(resolved.expression) BETWEEN \(try bind(lower, resolved)) AND \(try bind(upper, resolved))", resolved)
         case .in(let key, let literals, let caseInsensitive):
-            let resolved = try layout.resolve(key)
+            let resolved = try layout.resolve(key, qualifier: qualifier)
             try requireScalar(resolved, operation: "IN")
             guard literals.count <= Self.maximumInListCount else {
                 throw RecordError(.limitExceeded, "IN lists at most \(Self.maximumInListCount) values; \(literals.count) were given", recordType: recordType, field: key)
@@ -75,7 +78,7 @@ struct PredicateCompiler {
             }
             return ("\(try operand(resolved, caseInsensitive)) IN (\(placeholders.joined(separator: ", ")))", resolved)
         case .beginsWith(let key, let prefix, let caseInsensitive):
-            let resolved = try layout.resolve(key)
+            let resolved = try layout.resolve(key, qualifier: qualifier)
             guard resolved.type == .string || resolved.type == .reference else {
                 throw typeError(resolved, "BEGINSWITH applies to STRING fields")
             }
@@ -84,7 +87,7 @@ struct PredicateCompiler {
             arguments.append((Self.globEscaped(folded) + "*").databaseValue)
             return ("\(try operand(resolved, caseInsensitive)) GLOB ?", resolved)
         case .contains(let key, let literal, let caseInsensitive):
-            let resolved = try layout.resolve(key)
+            let resolved = try layout.resolve(key, qualifier: qualifier)
             if case .list(let element) = resolved.type {
                 let item = element == .reference ? "element.value ->> '$.recordName'" : "element.value"
                 let operand = caseInsensitive ? "shop_fold(\(item))" : item
@@ -95,7 +98,7 @@ struct PredicateCompiler {
             guard resolved.type == .string else { throw typeError(resolved, "CONTAINS applies to STRING and LIST fields") }
             return ("instr(\(try operand(resolved, caseInsensitive)), \(try bind(literal, resolved, caseInsensitive))) > 0", resolved)
         case .distance(let key, let origin, let op, let kilometres):
-            let resolved = try layout.resolve(key)
+            let resolved = try layout.resolve(key, qualifier: qualifier)
             guard resolved.type == .location else { throw typeError(resolved, "distanceToLocation:fromLocation: applies to LOCATION fields") }
             guard origin.isValid, kilometres.isFinite else {
                 throw RecordError(.invalidArguments, "distanceToLocation:fromLocation: needs a valid location and a finite distance", recordType: recordType, field: key)

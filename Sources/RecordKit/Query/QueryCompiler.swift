@@ -22,38 +22,58 @@ enum QueryCompiler {
     }
 
     static func compile(_ query: Query, layout: TableLayout, after cursor: String? = nil, fetchingOneMore: Bool = false) throws(RecordError) -> CompiledQuery {
-        if let limit = query.limit, limit < 0 {
-            throw RecordError(.invalidArguments, "limit must be zero or more, not \(limit)", recordType: query.recordType)
+        let clauses = try Clauses(query, layout: layout, after: cursor, fetchingOneMore: fetchingOneMore)
+        let sortColumns = clauses.keys.map(\.expression).joined(separator: ", ")
+        return CompiledQuery(
+            sql: "SELECT \(layout.selection), \(sortColumns) FROM \(layout.table)\(clauses.sql)",
+            arguments: StatementArguments(clauses.arguments),
+            layout: layout,
+            sortKeyCount: clauses.keys.count
+        )
+    }
+
+    /// The `WHERE … ORDER BY … LIMIT ?` part of a query over `qualifier` (the table, or an
+    /// alias in nested queries), the keyset condition of a cursor included, with its arguments.
+    struct Clauses {
+        var sql: String
+        var arguments: [DatabaseValue]
+        var keys: [SortKey]
+
+        init(
+            _ query: Query, layout: TableLayout, qualifier: String? = nil, after cursor: String? = nil,
+            fetchingOneMore: Bool = false, extraCondition: String? = nil
+        ) throws(RecordError) {
+            if let limit = query.limit, limit < 0 {
+                throw RecordError(.invalidArguments, "limit must be zero or more, not \(limit)", recordType: query.recordType)
+            }
+            var predicate = PredicateCompiler(layout: layout, qualifier: qualifier)
+            var conditions = [extraCondition, try predicate.compile(query.predicate)].compactMap { $0 }
+            var arguments = predicate.arguments
+            keys = try QueryCompiler.sortKeys(query, layout: layout, qualifier: qualifier)
+            if let cursor {
+                let position = try PageCursor(decoding: cursor, for: query, keyCount: keys.count)
+                let (condition, values) = QueryCompiler.keysetCondition(keys, after: position.keys)
+                conditions.append(condition)
+                arguments += values
+            }
+            conditions.removeAll { $0 == "1" }
+            var sql = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+            sql += " ORDER BY " + keys.map { "\($0.expression) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
+            if let limit = query.limit {
+                sql += " LIMIT ?"
+                arguments.append((fetchingOneMore ? limit + 1 : limit).databaseValue)
+            }
+            self.sql = sql
+            self.arguments = arguments
         }
-        var predicate = PredicateCompiler(layout: layout)
-        var conditions = [try predicate.compile(query.predicate)]
-        var arguments = predicate.arguments
-        let keys = try sortKeys(query, layout: layout)
-        if let cursor {
-            let position = try PageCursor(decoding: cursor, for: query, keyCount: keys.count)
-            let (condition, values) = keysetCondition(keys, after: position.keys)
-            conditions.append(condition)
-            arguments += values
-        }
-        let sortColumns = keys.map(\.expression).joined(separator: ", ")
-        let order = keys.map { "\($0.expression) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
-        let whereClause = conditions.filter { $0 != "1" }
-        var sql = "SELECT \(layout.selection), \(sortColumns) FROM \(layout.table)"
-        if !whereClause.isEmpty { sql += " WHERE " + whereClause.joined(separator: " AND ") }
-        sql += " ORDER BY \(order)"
-        if let limit = query.limit {
-            sql += " LIMIT ?"
-            arguments.append((fetchingOneMore ? limit + 1 : limit).databaseValue)
-        }
-        return CompiledQuery(sql: sql, arguments: StatementArguments(arguments), layout: layout, sortKeyCount: keys.count)
     }
 
     /// The query's sort keys followed by the recordName tie-break, which runs in the direction
     /// of the last key so that a descending sort is still one backward index scan.
-    static func sortKeys(_ query: Query, layout: TableLayout) throws(RecordError) -> [SortKey] {
+    static func sortKeys(_ query: Query, layout: TableLayout, qualifier: String? = nil) throws(RecordError) -> [SortKey] {
         var keys: [SortKey] = []
         for descriptor in query.sort {
-            let resolved = try layout.resolve(descriptor.key)
+            let resolved = try layout.resolve(descriptor.key, qualifier: qualifier)
             guard resolved.type.isOrdered else {
                 throw RecordError(
                     .schemaViolation,
@@ -63,7 +83,7 @@ enum QueryCompiler {
             }
             keys.append(SortKey(expression: resolved.expression, ascending: descriptor.ascending))
         }
-        let recordName = "\(layout.table).\(SQLName.recordName)"
+        let recordName = "\(qualifier ?? layout.table).\(SQLName.recordName)"
         if !keys.contains(where: { $0.expression == recordName }) {
             keys.append(SortKey(expression: recordName, ascending: keys.last?.ascending ?? true))
         }

@@ -53,15 +53,19 @@ extension RecordTransaction {
     /// The compiled SQL of `query` and SQLite's plan for it.
     public func explain(_ query: Query) throws -> QueryExplanation {
         let compiled = try QueryCompiler.compile(query, layout: try snapshot.layout(query.recordType))
-        let rows = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + compiled.sql, arguments: compiled.arguments)
+        return QueryExplanation(sql: compiled.sql, plan: try queryPlan(compiled.sql, arguments: compiled.arguments))
+    }
+
+    /// SQLite's `EXPLAIN QUERY PLAN` lines for `sql`, indented by depth.
+    func queryPlan(_ sql: String, arguments: StatementArguments) throws -> [String] {
+        let rows = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments)
         var depth: [Int: Int] = [0: -1]
-        let plan = rows.map { row -> String in
+        return rows.map { row -> String in
             let id: Int = row["id"]
             let level = (depth[row["parent"]] ?? -1) + 1
             depth[id] = level
             return String(repeating: "  ", count: level) + (row["detail"] as String)
         }
-        return QueryExplanation(sql: compiled.sql, plan: plan)
     }
 }
 

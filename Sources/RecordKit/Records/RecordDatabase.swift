@@ -29,21 +29,29 @@ public final class RecordDatabase: Sendable {
 
     /// Opens the database at `path`, creating it with `bootstrap` (by default the shopping
     /// schema, `Schemas/shopping.ckdb`) when it is new.
-    public convenience init(path: String, bootstrap: Schema? = nil) throws(RecordError) {
-        try self.init(location: path, bootstrap: bootstrap)
+    ///
+    /// `trace`, when given, is called with the SQL of every statement executed (to count or log
+    /// them).
+    public convenience init(path: String, bootstrap: Schema? = nil, trace: (@Sendable (String) -> Void)? = nil) throws(RecordError) {
+        try self.init(location: path, bootstrap: bootstrap, trace: trace)
     }
 
     /// A new in-memory database with `bootstrap` (by default the shopping schema).
-    public static func inMemory(bootstrap: Schema? = nil) throws(RecordError) -> RecordDatabase {
-        try RecordDatabase(location: nil, bootstrap: bootstrap)
+    public static func inMemory(bootstrap: Schema? = nil, trace: (@Sendable (String) -> Void)? = nil) throws(RecordError) -> RecordDatabase {
+        try RecordDatabase(location: nil, bootstrap: bootstrap, trace: trace)
     }
 
-    private init(location: String?, bootstrap: Schema?) throws(RecordError) {
+    private init(location: String?, bootstrap: Schema?, trace: (@Sendable (String) -> Void)?) throws(RecordError) {
         path = location
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             SQLFunctions.register(in: db)
+            if let trace {
+                db.trace(options: .statement) { event in
+                    if case .statement(let statement) = event { trace(statement.sql) }
+                }
+            }
         }
         do {
             if let location {

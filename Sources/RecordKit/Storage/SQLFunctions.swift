@@ -27,7 +27,25 @@ enum SQLFunctions {
     }
 
     static func register(in db: Database) {
-        db.add(function: fold)
-        db.add(function: distance)
+        for function in [fold, distance, base64, jsonNumber] {
+            db.add(function: function)
+        }
+    }
+}
+
+extension SQLFunctions {
+    /// `shop_base64(blob)`: BYTES as base64 text for JSON.
+    static let base64 = DatabaseFunction("shop_base64", argumentCount: 1, pure: true) { values in
+        Data.fromDatabaseValue(values[0])?.base64EncodedString()
+    }
+
+    /// `shop_json_number(x)`: JSON text of a number, integers as they are and doubles in Swift's
+    /// shortest round-trip form; NULL stays NULL.
+    static let jsonNumber = DatabaseFunction("shop_json_number", argumentCount: 1, pure: true) { values in
+        switch values[0].storage {
+        case .int64(let number): String(number)
+        case .double(let number) where number.isFinite: String(number)
+        default: nil
+        }
     }
 }

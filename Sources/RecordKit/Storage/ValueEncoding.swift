@@ -90,8 +90,12 @@ enum ValueEncoding {
             return text.databaseValue
         case (.int64, .int64(let number)): return number.databaseValue
         case (.double, .double(let number)), (.number(_), .double(let number)):
-            guard !number.isNaN else {
-                throw RecordError(.invalidArguments, "\(recordType).\(field.name): NaN cannot be stored", recordType: recordType, field: field.name)
+            guard number.isFinite else {
+                throw RecordError(
+                    .invalidArguments,
+                    "\(recordType).\(field.name): \(number) cannot be stored; DOUBLE values are finite numbers",
+                    recordType: recordType, field: field.name
+                )
             }
             return number.databaseValue
         case (.double, .int64(let number)): return Double(number).databaseValue

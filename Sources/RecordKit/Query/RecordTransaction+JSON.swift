@@ -1,0 +1,59 @@
+import GRDB
+
+/// JSON queries: the response is built inside SQLite, one statement per call.
+extension RecordTransaction {
+    /// A JSON array of the records matching `query`, each object built by `projection`.
+    public func json(_ query: Query, projection: Projection) throws -> String {
+        let (sql, arguments) = try compileJSON(query, projection: projection)
+        return try String.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? "[]"
+    }
+
+    /// One page of `query` (its `limit` is the page size): the JSON array of the page's records
+    /// and the cursor of the next page, `nil` on the last.
+    public func jsonPage(_ query: Query, after cursor: String?, projection: Projection) throws -> (records: String, cursor: String?) {
+        guard let limit = query.limit else {
+            throw RecordError(.invalidArguments, "a paged query needs a limit (the page size)", recordType: query.recordType)
+        }
+        let layout = try snapshot.layout(query.recordType)
+        var compiler = ProjectionCompiler(snapshot: snapshot)
+        let alias = compiler.nextAlias()
+        let object = try compiler.object(projection, layout: layout, alias: alias)
+        let clauses = try QueryCompiler.Clauses(query, layout: layout, qualifier: alias, after: cursor, fetchingOneMore: true)
+        compiler.append(clauses.arguments)
+        let keys = clauses.keys.map(\.expression).joined(separator: ", ")
+        let sql = "SELECT \(object), \(keys) FROM \(layout.table) AS \(alias)\(clauses.sql)"
+        let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(compiler.arguments))
+        let page = rows.prefix(limit)
+        let records = "[" + page.map { $0[0] as String }.joined(separator: ",") + "]"
+        guard rows.count > limit, let last = page.last else { return (records, nil) }
+        let position = (1...clauses.keys.count).map { last[$0] as DatabaseValue }
+        return (records, PageCursor(query: query, keys: position).encoded)
+    }
+
+    /// The record `recordName` of `recordType` as a JSON object built by `projection`, or `nil`.
+    public func json(recordName: String, recordType: String, projection: Projection) throws -> String? {
+        let layout = try snapshot.layout(recordType)
+        var compiler = ProjectionCompiler(snapshot: snapshot)
+        let alias = compiler.nextAlias()
+        let object = try compiler.object(projection, layout: layout, alias: alias)
+        let sql = "SELECT \(object) FROM \(layout.table) AS \(alias) WHERE \(alias).\(SQLName.recordName) = ?"
+        return try String.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(compiler.arguments + [recordName.databaseValue]))
+    }
+
+    /// The compiled SQL of a JSON query and SQLite's plan for it.
+    public func explainJSON(_ query: Query, projection: Projection) throws -> QueryExplanation {
+        let (sql, arguments) = try compileJSON(query, projection: projection)
+        return QueryExplanation(sql: sql, plan: try queryPlan(sql, arguments: arguments))
+    }
+
+    private func compileJSON(_ query: Query, projection: Projection) throws -> (String, StatementArguments) {
+        let layout = try snapshot.layout(query.recordType)
+        var compiler = ProjectionCompiler(snapshot: snapshot)
+        let alias = compiler.nextAlias()
+        let object = try compiler.object(projection, layout: layout, alias: alias)
+        let clauses = try QueryCompiler.Clauses(query, layout: layout, qualifier: alias)
+        compiler.append(clauses.arguments)
+        let sql = "SELECT json_group_array(json(o)) FROM (SELECT \(object) AS o FROM \(layout.table) AS \(alias)\(clauses.sql))"
+        return (sql, StatementArguments(compiler.arguments))
+    }
+}
