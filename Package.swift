@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
         .package(url: "https://github.com/GraphQLSwift/GraphQL", exact: "4.3.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
     ],
     targets: [
         .target(
@@ -28,6 +29,11 @@ let package = Package(
             dependencies: ["RecordKit", .product(name: "GraphQL", package: "GraphQL")]
         ),
         .testTarget(name: "RecordQLTests", dependencies: ["RecordQL"]),
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .executableTarget(
+            name: "shop-bench",
+            dependencies: ["RecordKit", "CSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

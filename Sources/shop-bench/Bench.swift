@@ -1,0 +1,42 @@
+import Foundation
+import RecordKit
+
+/// The databases the workloads run on: an engine database and a raw one with the same rows.
+final class Bench {
+    let sizes: Sizes
+    let folder: URL
+    let engine: RecordDatabase
+    let raw: RawSQLite
+    var enginePath: String { folder.appendingPathComponent("engine.sqlite").path }
+
+    /// How much data each workload uses (full per DESIGN.md §9, or `--quick`).
+    struct Sizes {
+        var items: Int
+        var batch: Int
+        var cascade: Int
+        var fetches: Int
+        var updates: Int
+        var paginated: Int
+        var repetitions: Int
+
+        static let full = Sizes(items: 1_000_000, batch: 100_000, cascade: 10_000, fetches: 1_000, updates: 10_000, paginated: 100_000, repetitions: 5)
+        static let quick = Sizes(items: 20_000, batch: 5_000, cascade: 1_000, fetches: 200, updates: 500, paginated: 5_000, repetitions: 3)
+    }
+
+    init(sizes: Sizes, folder: URL) throws {
+        self.sizes = sizes
+        self.folder = folder
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        engine = try RecordDatabase(path: folder.appendingPathComponent("engine.sqlite").path)
+        try engine.addField(FieldDefinition("number", .int64, flags: [.queryable, .sortable]), to: "Items")
+        raw = try RawSQLite(path: folder.appendingPathComponent("raw.sqlite").path)
+        try raw.execute(DataSet.rawSchema)
+        log("generating \(sizes.items) items in \(DataSet.listCount) lists")
+        try DataSet.fillEngine(engine, items: 0..<sizes.items)
+        try DataSet.fillRaw(raw, items: 0..<sizes.items)
+    }
+}
+
+func log(_ message: String) {
+    FileHandle.standardError.write(Data("shop-bench: \(message)\n".utf8))
+}

@@ -1,0 +1,72 @@
+import Foundation
+import RecordKit
+
+/// The benchmark's data: 100 lists and items whose names follow a Zipf-like spread over a
+/// grocery vocabulary (many ties, as real lists have), the same for engine and raw databases.
+struct DataSet {
+    static let listCount = 100
+    let itemCount: Int
+
+    static let adjectives = ["fresh", "organic", "frozen", "whole", "red", "green", "smoked", "dried", "sweet", "spicy",
+                             "large", "small", "local", "sliced", "raw", "roasted", "salted", "plain", "wild", "ripe"]
+    static let nouns = ["apples", "bread", "milk", "eggs", "cheese", "butter", "rice", "pasta", "tomatoes", "onions",
+                        "garlic", "potatoes", "carrots", "lettuce", "chicken", "beef", "salmon", "tuna", "beans", "lentils",
+                        "flour", "sugar", "salt", "pepper", "coffee", "tea", "juice", "yogurt", "cream", "oats",
+                        "bananas", "oranges", "lemons", "grapes", "berries", "spinach", "peppers", "mushrooms", "nuts", "honey"]
+
+    static func listName(_ index: Int) -> String { "L\(index)" }
+    static func listRecordName(_ index: Int) -> String { "list-\(index)" }
+    static func itemRecordName(_ index: Int) -> String { "item-\(index)" }
+
+    /// The list item `index` belongs to.
+    static func list(of index: Int) -> Int { index % listCount }
+
+    /// The name of item `index`: a Zipf-like pick, so common names repeat a lot.
+    static func itemName(_ index: Int) -> String {
+        var state = UInt64(truncatingIfNeeded: index) &* 0x9E37_79B9_7F4A_7C15 &+ 0x632B_E59B_D9B4_E019
+        state = (state ^ (state >> 31)) &* 0xBF58_476D_1CE4_E5B9
+        let uniform = Double(state >> 11) / Double(1 << 53)
+        let noun = nouns[min(nouns.count - 1, Int(Double(nouns.count) * uniform * uniform))]
+        let adjective = adjectives[Int(state % UInt64(adjectives.count))]
+        return "\(adjective) \(noun)"
+    }
+
+    static func listRecord(_ index: Int) -> Record {
+        Record("Lists", recordName: listRecordName(index), fields: ["name": .string(listName(index))])
+    }
+
+    static func itemRecord(_ index: Int, list: Int? = nil) -> Record {
+        Record("Items", recordName: itemRecordName(index), fields: [
+            "name": .string(itemName(index)),
+            "list": .reference(Reference(listRecordName(list ?? self.list(of: index)), action: .deleteSelf)),
+        ])
+    }
+
+    /// The raw baseline's tables: the same rows, with the indexes these workloads need.
+    static let rawSchema = """
+        CREATE TABLE lists (id INTEGER PRIMARY KEY, recordName TEXT NOT NULL UNIQUE, name TEXT);
+        CREATE TABLE items (id INTEGER PRIMARY KEY, recordName TEXT NOT NULL UNIQUE, name TEXT, list TEXT, number INTEGER);
+        CREATE INDEX items_list_name ON items (list, name, recordName);
+        """
+
+    /// Fills an engine database (shopping schema plus `number`) with the lists and items `range`.
+    static func fillEngine(_ db: RecordDatabase, items range: Range<Int>) throws {
+        if try db.fetch(recordName: listRecordName(0)) == nil {
+            try db.modify((0..<listCount).map { .create(listRecord($0)) })
+        }
+        for start in stride(from: range.lowerBound, to: range.upperBound, by: 100_000) {
+            let end = min(start + 100_000, range.upperBound)
+            try db.modify((start..<end).map { .create(itemRecord($0)) })
+        }
+    }
+
+    /// Fills a raw database with the same rows.
+    static func fillRaw(_ raw: RawSQLite, items range: Range<Int>) throws {
+        let insertList = try raw.prepare("INSERT OR IGNORE INTO lists (recordName, name) VALUES (?, ?)")
+        let insertItem = try raw.prepare("INSERT INTO items (recordName, name, list) VALUES (?, ?, ?)")
+        try raw.transaction {
+            for list in 0..<listCount { try insertList.run([listRecordName(list), listName(list)]) }
+            for index in range { try insertItem.run([itemRecordName(index), itemName(index), listRecordName(list(of: index))]) }
+        }
+    }
+}

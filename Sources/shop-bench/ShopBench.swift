@@ -1,0 +1,66 @@
+import ArgumentParser
+import CSQLite
+import Foundation
+
+/// `shop-bench`: every workload of DESIGN.md §9 and more, engine beside raw SQLite.
+@main
+struct ShopBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shop-bench",
+        abstract: "Benchmarks shop against SQLite's C API doing the same work.",
+        subcommands: [Run.self, StreamAllItemsCommand.self],
+        defaultSubcommand: Run.self
+    )
+
+    struct Run: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "run", abstract: "Run the workloads and print the table.")
+
+        @Flag(help: "A small data set that runs in well under a minute.")
+        var quick = false
+
+        @Flag(help: "Print the results as JSON instead of a table.")
+        var json = false
+
+        @Option(help: "Folder for the benchmark databases (default: a new temporary folder, removed afterwards).")
+        var folder: String?
+
+        func run() throws {
+            let location = folder.map { URL(fileURLWithPath: $0) }
+                ?? FileManager.default.temporaryDirectory.appendingPathComponent("shop-bench-\(UUID().uuidString)")
+            defer { if folder == nil { try? FileManager.default.removeItem(at: location) } }
+            let bench = try Bench(sizes: quick ? .quick : .full, folder: location)
+            var results: [Result] = []
+            for (name, workload) in bench.workloads {
+                log(name)
+                results.append(try workload())
+            }
+            let machine = Report.machine(sqliteVersion: String(cString: sqlite3_libversion()))
+            print(json ? try Report.json(results, machine: machine) : Report.table(results, machine: machine))
+        }
+    }
+
+    struct StreamAllItemsCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "stream-all-items", abstract: "Internal: the memory workload's child.", shouldDisplay: false)
+
+        @Argument var path: String
+
+        func run() throws {
+            try StreamAllItems.run(path: path)
+        }
+    }
+}
+
+extension Bench {
+    /// Every workload, in table order.
+    var workloads: [(String, () throws -> Result)] {
+        [
+            ("save batch", saveBatch),
+            ("canonical query", canonicalQuery),
+            ("cascade delete", cascadeDelete),
+            ("streaming memory", streamingMemory),
+            ("fetch by recordName", fetchByRecordName),
+            ("update each", updateEach),
+            ("paginate", paginate),
+        ]
+    }
+}
