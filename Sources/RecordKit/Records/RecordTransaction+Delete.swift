@@ -15,14 +15,21 @@ extension RecordTransaction {
         try db.cachedStatement(sql: "DELETE FROM \(SQLName.table(location.recordType)) WHERE _rowid = ?")
             .execute(arguments: [location.rowID])
         var deleted = [recordName]
-        var frontier = [recordName]
+        // Records deleted in the last round, by record type: only fields that may point at
+        // one of those types (untyped, or declared to reference it) can cascade further.
+        var frontier = [location.recordType: [recordName]]
         while !frontier.isEmpty {
-            let names = "[" + frontier.map(JSONText.string).joined(separator: ",") + "]"
-            var next: [String] = []
+            var next: [String: [String]] = [:]
             for referring in snapshot.referringFields {
-                next += try String.fetchAll(db.cachedStatement(sql: Self.cascadeSQL(referring)), arguments: [names])
+                let targets = referring.referencedType.map { frontier[$0] ?? [] } ?? frontier.values.flatMap { $0 }
+                guard !targets.isEmpty else { continue }
+                let names = "[" + targets.map(JSONText.string).joined(separator: ",") + "]"
+                let removed = try String.fetchAll(db.cachedStatement(sql: Self.cascadeSQL(referring)), arguments: [names])
+                if !removed.isEmpty {
+                    next[referring.recordType, default: []] += removed
+                    deleted += removed
+                }
             }
-            deleted += next
             frontier = next
         }
         return deleted

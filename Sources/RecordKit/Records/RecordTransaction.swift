@@ -27,10 +27,7 @@ public final class RecordTransaction {
     public func fetch(recordName: String) throws -> Record? {
         guard let location = try locate(recordName) else { return nil }
         let layout = try snapshot.layout(location.recordType)
-        let row = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT \(layout.selection) FROM \(layout.table) WHERE \(SQLName.rowID) = ?"),
-            arguments: [location.rowID]
-        )
+        let row = try Row.fetchOne(db.cachedStatement(sql: layout.fetchByRowSQL), arguments: [location.rowID])
         return row.map { layout.record(from: $0) }
     }
 
@@ -70,8 +67,7 @@ public final class RecordTransaction {
         let existing = try locate(record.recordName, preferring: record.recordType)
         let now = Timestamp.milliseconds(Date())
         let changeTag = ChangeTag.next()
-        let fieldColumns = layout.slots.flatMap { [$0.column] + ($0.actionColumn.map { [$0] } ?? []) }
-        let names = fieldColumns.map { layout.columnName($0) }
+        let fieldColumns = layout.fieldColumns
         if let existing {
             guard existing.recordType == record.recordType else {
                 throw RecordError(
@@ -90,9 +86,8 @@ public final class RecordTransaction {
             case .save(let tag):
                 try checkChangeTag(tag, stored: existing.changeTag, type: record.recordType, name: record.recordName)
             }
-            let assignments = (names + [SQLName.modifiedAt, SQLName.changeTag]).map { "\($0) = ?" }.joined(separator: ", ")
             let arguments = StatementArguments(fieldColumns.map { encoded[$0] } + [now.databaseValue, changeTag.databaseValue, existing.rowID.databaseValue])
-            try db.cachedStatement(sql: "UPDATE \(layout.table) SET \(assignments) WHERE \(SQLName.rowID) = ?").execute(arguments: arguments)
+            try db.cachedStatement(sql: layout.replaceSQL).execute(arguments: arguments)
             saved.createdAt = Timestamp.date(milliseconds: existing.createdAt)
         } else {
             if case .save(let tag?) = mode {
@@ -102,13 +97,10 @@ public final class RecordTransaction {
                     recordType: record.recordType, recordName: record.recordName
                 )
             }
-            let columns = [SQLName.recordName, SQLName.createdAt, SQLName.modifiedAt, SQLName.changeTag] + names
-            let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
             let arguments = StatementArguments(
                 [record.recordName.databaseValue, now.databaseValue, now.databaseValue, changeTag.databaseValue] + fieldColumns.map { encoded[$0] }
             )
-            try db.cachedStatement(sql: "INSERT INTO \(layout.table)(\(columns.joined(separator: ", "))) VALUES (\(placeholders))")
-                .execute(arguments: arguments)
+            try db.cachedStatement(sql: layout.insertSQL).execute(arguments: arguments)
             saved.createdAt = Timestamp.date(milliseconds: now)
             knownRecordTypes[record.recordName] = record.recordType
         }
@@ -222,18 +214,18 @@ public final class RecordTransaction {
 
     /// Finds the record named `recordName`, probing `preferred`'s table first.
     func locate(_ recordName: String, preferring preferred: String? = nil) throws -> Location? {
-        var order = snapshot.schema.recordTypes.filter { !$0.isCloudKitSystemType }.map(\.name)
-        if let preferred, let index = order.firstIndex(of: preferred) {
-            order.swapAt(0, index)
+        if let preferred, let layout = snapshot.layouts[preferred], let found = try locate(recordName, in: layout) {
+            return found
         }
-        for type in order {
-            let table = SQLName.table(type)
-            let sql = "SELECT _rowid, _changeTag, _createdAt FROM \(table) WHERE _recordName = ?"
-            if let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [recordName]) {
-                return Location(recordType: type, rowID: row[0], changeTag: row[1], createdAt: row[2])
-            }
+        for layout in snapshot.storedLayouts where layout.recordType.name != preferred {
+            if let found = try locate(recordName, in: layout) { return found }
         }
         return nil
+    }
+
+    private func locate(_ recordName: String, in layout: TableLayout) throws -> Location? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: layout.locateSQL), arguments: [recordName]) else { return nil }
+        return Location(recordType: layout.recordType.name, rowID: row[0], changeTag: row[1], createdAt: row[2])
     }
 
     func forgetKnownRecordNames() {

@@ -20,6 +20,16 @@ struct TableLayout: Sendable {
     let slotsByName: [String: Slot]
     /// Number of selected columns.
     let columnCount: Int
+    /// Positions (in ``selection``) of the user field columns written by saves, action columns included.
+    let fieldColumns: [Int]
+    /// `INSERT` of a new record: system columns then ``fieldColumns``.
+    let insertSQL: String
+    /// `UPDATE` of every field column, `_modifiedAt` and `_changeTag` of the row `_rowid = ?`.
+    let replaceSQL: String
+    /// `SELECT _rowid, _changeTag, _createdAt … WHERE _recordName = ?`.
+    let locateSQL: String
+    /// `SELECT <selection> … WHERE _rowid = ?`.
+    let fetchByRowSQL: String
 
     init(_ recordType: RecordType) {
         self.recordType = recordType
@@ -41,6 +51,14 @@ struct TableLayout: Sendable {
         slotsByName = Dictionary(uniqueKeysWithValues: slots.map { ($0.field.name, $0) })
         selection = columns.map { "\(table).\($0)" }.joined(separator: ", ")
         columnCount = columns.count
+        fieldColumns = Array(5..<columns.count)
+        let fieldNames = fieldColumns.map { columns[$0] }
+        let inserted = [SQLName.recordName, SQLName.createdAt, SQLName.modifiedAt, SQLName.changeTag] + fieldNames
+        insertSQL = "INSERT INTO \(table)(\(inserted.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: inserted.count).joined(separator: ", ")))"
+        let assignments = (fieldNames + [SQLName.modifiedAt, SQLName.changeTag]).map { "\($0) = ?" }.joined(separator: ", ")
+        replaceSQL = "UPDATE \(table) SET \(assignments) WHERE \(SQLName.rowID) = ?"
+        locateSQL = "SELECT _rowid, _changeTag, _createdAt FROM \(table) WHERE _recordName = ?"
+        fetchByRowSQL = "SELECT \(selection) FROM \(table) WHERE \(SQLName.rowID) = ?"
     }
 
     /// The slot of user field `name`, or `schemaViolation` saying how to add the field.
@@ -76,23 +94,28 @@ final class SchemaSnapshot: Sendable {
         var recordType: String
         var field: String
         var isList: Bool
+        /// The record type the field declares it points at; `nil` when untyped.
+        var referencedType: String?
     }
 
     let version: Int
     let schema: Schema
     let layouts: [String: TableLayout]
+    /// The layouts of every stored record type, in name order.
+    let storedLayouts: [TableLayout]
     let referringFields: [ReferringField]
 
     init(version: Int, schema: Schema) {
         self.version = version
         self.schema = schema
         let stored = schema.recordTypes.filter { !$0.isCloudKitSystemType }
-        layouts = Dictionary(uniqueKeysWithValues: stored.map { ($0.name, TableLayout($0)) })
+        storedLayouts = stored.map(TableLayout.init)
+        layouts = Dictionary(uniqueKeysWithValues: storedLayouts.map { ($0.recordType.name, $0) })
         referringFields = stored.flatMap { type in
             type.userFields.compactMap { field in
                 switch field.type {
-                case .reference: ReferringField(recordType: type.name, field: field.name, isList: false)
-                case .list(.reference): ReferringField(recordType: type.name, field: field.name, isList: true)
+                case .reference: ReferringField(recordType: type.name, field: field.name, isList: false, referencedType: field.referencedType)
+                case .list(.reference): ReferringField(recordType: type.name, field: field.name, isList: true, referencedType: field.referencedType)
                 default: nil
                 }
             }

@@ -19,11 +19,6 @@ enum ValueEncoding {
     static func encode(
         _ value: Value, for field: FieldDefinition, in recordType: String, assets: inout [Asset]
     ) throws(RecordError) -> (value: DatabaseValue, action: DatabaseValue?) {
-        let mismatch = RecordError(
-            .schemaViolation,
-            "\(recordType).\(field.name) is \(field.type) but the value given is \(value.kindName) \(preview(value))",
-            recordType: recordType, field: field.name
-        )
         switch (field.type, value) {
         case (.reference, .reference(let reference)):
             try checkRecordName(reference.recordName, field: field.name, in: recordType)
@@ -43,7 +38,13 @@ enum ValueEncoding {
             }
             return ((json + "]").databaseValue, nil)
         default:
-            guard let stored = try scalar(value, type: field.type, field: field, in: recordType, assets: &assets) else { throw mismatch }
+            guard let stored = try scalar(value, type: field.type, field: field, in: recordType, assets: &assets) else {
+                throw RecordError(
+                    .schemaViolation,
+                    "\(recordType).\(field.name) is \(field.type) but the value given is \(value.kindName) \(preview(value))",
+                    recordType: recordType, field: field.name
+                )
+            }
             return (stored, nil)
         }
     }
@@ -209,6 +210,9 @@ enum ValueEncoding {
 /// JSON text for strings, escaped as RFC 8259 requires.
 enum JSONText {
     static func string(_ text: String) -> String {
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + text + "\""
+        }
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
