@@ -24,13 +24,16 @@ struct ShopBench: ParsableCommand {
         @Option(help: "Folder for the benchmark databases (default: a new temporary folder, removed afterwards).")
         var folder: String?
 
+        @Option(help: "Run only the workloads whose short name contains this text (e.g. \"save\"), for profiling.")
+        var only: String?
+
         func run() throws {
             let location = folder.map { URL(fileURLWithPath: $0) }
                 ?? FileManager.default.temporaryDirectory.appendingPathComponent("shop-bench-\(UUID().uuidString)")
             defer { if folder == nil { try? FileManager.default.removeItem(at: location) } }
             let bench = try Bench(sizes: quick ? .quick : .full, folder: location)
             var results: [Result] = []
-            for (name, workload) in bench.workloads {
+            for (name, workload) in bench.workloads where only.map(name.contains) ?? true {
                 log(name)
                 results.append(try workload())
             }
