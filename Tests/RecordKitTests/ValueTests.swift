@@ -62,6 +62,15 @@ import Testing
         #expect { try db.save(Shopping.list(name, "x")) } throws: { ($0 as? RecordError)?.code == .invalidArguments }
     }
 
+    @Test func bytesListsMatchContainsByValueOrBase64() throws {
+        let db = try RecordDatabase.inMemory(bootstrap: Schema(recordTypes: [Self.everything]))
+        try db.save(Record("Everything", recordName: "e1", fields: ["lb": .list([.bytes(Data([1, 2, 3])), .bytes(Data([9]))])]))
+        for predicate in [PredicateField("lb").contains(.value(.bytes(Data([1, 2, 3])))), try PredicateParser.parse("lb CONTAINS 'AQID'")] {
+            #expect(try db.records(matching: Query("Everything", predicate: predicate)).recordNames == ["e1"])
+        }
+        #expect(try db.records(matching: Query("Everything", predicate: PredicateField("lb").contains(.value(.bytes(Data([1])))))).isEmpty)
+    }
+
     @Test func aGeneratedRecordNameIsAUUID() throws {
         let db = try RecordDatabase.inMemory()
         let saved = try db.save(Record("Lists", fields: ["name": .string("x")]))

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// Compiles a ``Predicate`` into a SQL condition over one record type's table, with every
@@ -91,8 +92,8 @@ struct PredicateCompiler {
             if case .list(let element) = resolved.type {
                 let item = element == .reference ? "element.value ->> '$.recordName'" : "element.value"
                 let operand = caseInsensitive ? "shop_fold(\(item))" : item
-                let elementKey = ResolvedKey(name: key, expression: item, type: element)
-                let placeholder = try bind(literal, elementKey, caseInsensitive)
+                let elementKey = ResolvedKey(name: key, expression: item, type: element == .bytes ? .string : element)
+                let placeholder = try bind(try Self.listElementLiteral(literal, element: element, key: key, recordType: recordType), elementKey, caseInsensitive)
                 return ("EXISTS (SELECT 1 FROM json_each(\(resolved.expression)) AS element WHERE \(operand) = \(placeholder))", resolved)
             }
             guard resolved.type == .string else { throw typeError(resolved, "CONTAINS applies to STRING and LIST fields") }
@@ -163,6 +164,18 @@ struct PredicateCompiler {
         arguments.append(words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: " ").databaseValue)
         let fts = SQLName.fullTextTable(recordType)
         return "SELECT rowid FROM \(fts) WHERE \(fts) MATCH ?"
+    }
+
+    /// `literal` as list elements of type `element` are stored: BYTES elements are kept as
+    /// base64 text, so a bytes value (or base64 text) compares as that text.
+    static func listElementLiteral(_ literal: Predicate.Literal, element: FieldType, key: String, recordType: String) throws(RecordError) -> Predicate.Literal {
+        guard element == .bytes else { return literal }
+        switch literal {
+        case .value(.bytes(let data)): return .string(data.base64EncodedString())
+        case .string(let text) where Data(base64Encoded: text) != nil: return .string(text)
+        default:
+            throw RecordError(.schemaViolation, "\(recordType).\(key) is LIST<BYTES>; \(literal) is not a BYTES value (give base64 text)", recordType: recordType, field: key)
+        }
     }
 
     /// `text` with GLOB's wildcards escaped, so it matches literally.
