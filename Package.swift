@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "RecordKit", targets: ["RecordKit"]),
         .library(name: "RecordQL", targets: ["RecordQL"]),
+        .executable(name: "shop", targets: ["shop"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -28,7 +29,17 @@ let package = Package(
             name: "RecordQL",
             dependencies: ["RecordKit", .product(name: "GraphQL", package: "GraphQL")]
         ),
-        .testTarget(name: "RecordQLTests", dependencies: ["RecordQL"]),
+        .testTarget(name: "RecordQLTests", dependencies: ["RecordQL", .product(name: "GraphQL", package: "GraphQL")]),
+        .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
+        .target(
+            name: "ShopCLI",
+            dependencies: [
+                "RecordKit", "RecordQL", "CEditLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "shop", dependencies: ["ShopCLI"]),
+        .testTarget(name: "ShopCLITests", dependencies: ["ShopCLI", "shop", "RecordKit", "RecordQL"], exclude: ["Fixtures"]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .executableTarget(
             name: "shop-bench",

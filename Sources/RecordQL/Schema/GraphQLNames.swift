@@ -2,6 +2,10 @@ import RecordKit
 
 /// The names the generated GraphQL schema gives to what a record type `T` brings
 /// (DESIGN.md §6). One place, so that schema generation and execution agree.
+///
+/// These are the preferred names; ``GraphQLNameMap`` holds the names a generated schema
+/// actually uses, with clashes (a record type named `Location`, a field named `changeTag`)
+/// resolved, and maps them back.
 enum GraphQLNames {
     /// The object type of records of `T`: `T` itself.
     static func objectType(_ recordType: String) -> String { recordType }
@@ -48,4 +52,56 @@ enum GraphQLNames {
     static let assetField = "asset"
     /// `mutation @transaction(id: "…")`.
     static let transactionDirective = "transaction"
+    static let transactionIDArgument = "id"
+
+    /// Root operation types.
+    static let queryType = "Query"
+    static let mutationType = "Mutation"
+
+    /// Arguments of the list, page and referrers fields.
+    static let whereArgument = "where"
+    static let predicateArgument = "predicate"
+    static let sortArgument = "sort"
+    static let limitArgument = "limit"
+    static let afterArgument = "after"
+    /// Arguments of mutations and of `asset`.
+    static let recordNameArgument = "recordName"
+    static let fieldsArgument = "fields"
+    static let ifChangeTagArgument = "ifChangeTag"
+    static let sha256Argument = "sha256"
+
+    /// Members of `TPage` and `DeleteResult`.
+    static let pageRecordsField = "records"
+    static let pageCursorField = "cursor"
+    static let deletedField = "deleted"
+
+    /// Keys of `TFilter` besides the user fields: the system keys, full-text search, logic.
+    static let filterSystemKeys = ["recordName", "createdAt", "modifiedAt"]
+    static let searchKey = "search"
+    static let andKey = "AND"
+    static let orKey = "OR"
+    static let notKey = "NOT"
+    /// The keys RecordKit's predicates and sort descriptors resolve to system fields, aliases
+    /// included (``Predicate``): a user field so named cannot be filtered or sorted on by name,
+    /// so `TFilter` and `TSort` leave it out.
+    static let predicateSystemKeys: Set = ["recordName", "recordID", "createdAt", "creationDate", "modifiedAt", "modificationDate"]
+    /// The keys `TSort` has besides the sortable user fields.
+    static let sortSystemKeys = filterSystemKeys
+
+    /// The operator input of a filter kind: `StringFilter`, `Int64ListFilter`, `RecordNameFilter`.
+    static func operatorFilterType(_ operand: String, isList: Bool = false) -> String {
+        isList ? "\(operand)ListFilter" : "\(operand)Filter"
+    }
+    /// `LOCATION` filters: `distance: DistanceFilter`.
+    static let distanceFilterType = "DistanceFilter"
+
+    /// Names GraphQL itself defines.
+    static let builtInTypes = ["String", "Int", "Float", "Boolean", "ID"]
+    /// The shared type names every generated schema may use; record types never take them
+    /// (see ``GraphQLNameMap``). Operator inputs are added by ``FilterKind``.
+    static let sharedTypes = builtInTypes + [
+        queryType, mutationType, recordInterface, int64Scalar, timestampScalar, bytesScalar,
+        locationType, locationInputType, assetType, referenceInputType, referenceActionEnum,
+        sortDirectionEnum, deleteResultType, distanceFilterType,
+    ]
 }

@@ -1,0 +1,83 @@
+import GraphQL
+import RecordKit
+
+extension GraphQLFailure {
+    /// A syntax error of GraphQLSwift's parser, without the source excerpt it appends (the
+    /// location says where).
+    init(syntaxError error: GraphQLError) {
+        var message = error.message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? error.message
+        // "Syntax Error GraphQL request (1:3) Expected Name, found <EOF>"
+        if message.hasPrefix("Syntax Error"), let end = message.firstRange(of: ") ") {
+            message = "Syntax Error: " + message[end.upperBound...]
+        }
+        self.init([GraphQLResponseError(.invalidArguments, message, locations: error.locations.map(\.responseLocation))], ran: false)
+    }
+
+    /// The errors of GraphQLSwift's validation: unknown types and fields are `schemaViolation`
+    /// (with the command that adds a missing record field), everything else `invalidArguments`.
+    init(validationErrors errors: [GraphQLError], context: SchemaContext) {
+        self.init(errors.map { ValidationErrorTranslation.translate($0, context: context) }, ran: false)
+    }
+}
+
+extension GraphQL.SourceLocation {
+    var responseLocation: GraphQLResponseError.Location {
+        GraphQLResponseError.Location(line: line, column: column)
+    }
+}
+
+/// Gives validation messages their code and, for a field a record type lacks, the fix.
+enum ValidationErrorTranslation {
+    static func translate(_ error: GraphQLError, context: SchemaContext) -> GraphQLResponseError {
+        let locations = error.locations.map(\.responseLocation)
+        let message = error.message
+        if let match = message.firstMatch(of: #/^Cannot query field "(\w+)" on type "(\w+)"\./#) {
+            let recordType = context.names.recordType(ofObjectType: String(match.2))
+            let hint = recordType.map { missingFieldHint(field: String(match.1), recordType: $0, literal: nil) } ?? ""
+            return GraphQLResponseError(.schemaViolation, message + hint, locations: locations)
+        }
+        if let match = message.firstMatch(of: #/^Field "(\w+)" is not defined by type "(\w+)"\./#) {
+            let inputType = String(match.2)
+            let recordType = context.names.recordTypes.values.first { [$0.filterType, $0.sortType, $0.inputType].contains(inputType) }?.recordType
+            let literal = (error.nodes.first as? ObjectField)?.value
+            let hint = recordType.map { missingFieldHint(field: String(match.1), recordType: $0, literal: literal) } ?? ""
+            return GraphQLResponseError(.schemaViolation, message + hint, locations: locations)
+        }
+        if message.hasPrefix("Unknown type ") {
+            return GraphQLResponseError(.schemaViolation, message, locations: locations)
+        }
+        return GraphQLResponseError(.invalidArguments, message, locations: locations)
+    }
+
+    /// ` Items has no field 'number'; add it with: schema add-field Items number INT64`; the
+    /// field type is guessed from `literal` when one is given.
+    private static func missingFieldHint(field: String, recordType: String, literal: (any GraphQL.Value)?) -> String {
+        guard Identifier.isValid(field) else { return "" }
+        let type = literal.flatMap(fieldType(of:)) ?? "<TYPE>"
+        return " \(recordType) has no field '\(field)'; add it with: schema add-field \(recordType) \(field) \(type)"
+    }
+
+    /// The CKDB type a literal suggests: `3` INT64, `2.5` DOUBLE, `"x"` STRING, `{recordName}` REFERENCE…
+    private static func fieldType(of literal: any GraphQL.Value) -> String? {
+        switch literal {
+        case is IntValue, is BooleanValue: return "INT64"
+        case is FloatValue: return "DOUBLE"
+        case is StringValue: return "STRING"
+        case let object as ObjectValue:
+            let names = Set(object.fields.map(\.name.value))
+            if names.contains("recordName") { return "REFERENCE" }
+            if names.contains("latitude") { return "LOCATION" }
+            // An operator object of a filter: the type of the value it compares with.
+            return object.fields.lazy.compactMap { field -> String? in
+                switch field.name.value {
+                case "isNull": nil
+                case "in": (field.value as? ListValue)?.values.first.flatMap(fieldType(of:))
+                default: fieldType(of: field.value)
+                }
+            }.first
+        case let list as ListValue:
+            return list.values.first.flatMap(fieldType(of:)).map { "LIST<\($0)>" }
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,28 @@
+/// The response to one request, as GraphQL defines it.
+///
+/// ``json`` is the text to hand to a client: compact, object keys in selection order.
+/// A request that could not run (syntax, validation, variables) answers `{"errors":[…]}`;
+/// one that failed while running answers `{"data":null,"errors":[…]}` and changed nothing.
+/// The errors are also kept structured in ``errors``.
+public struct GraphQLResponse: Sendable, Hashable {
+    /// The response as compact JSON.
+    public var json: String
+    /// The errors of the response, empty on success.
+    public var errors: [GraphQLResponseError]
+
+    /// Whether the request ran without error.
+    public var isSuccess: Bool { errors.isEmpty }
+
+    /// `{"data":<data>}`, where `data` is the JSON text of the data object.
+    init(data: String) {
+        json = "{\"data\":" + data + "}"
+        errors = []
+    }
+
+    /// A failed request: `{"errors":[…]}` when it never ran, `{"data":null,"errors":[…]}` when it did.
+    init(failure: GraphQLFailure) {
+        errors = failure.errors
+        let list = "\"errors\":[" + failure.errors.map(\.json).joined(separator: ",") + "]"
+        json = failure.ran ? "{\"data\":null," + list + "}" : "{" + list + "}"
+    }
+}

@@ -1,0 +1,85 @@
+import GraphQL
+import RecordKit
+
+/// What the root fields of a mutation operation compile to, in order; they run in one write
+/// transaction (``MutationExecution``). Everything that can be checked before writing —
+/// arguments, field values, selections — is checked here, so a bad field fails before any write.
+struct MutationPlan {
+    enum Step {
+        /// `createT` or `updateT`: apply the operation, then project the saved record.
+        case save(RecordOperation, recordType: String, Projection)
+        /// `deleteT`: delete the record (and its cascade), then list what was removed.
+        case delete(recordType: String, recordName: String, [DeleteMember])
+        /// A value known without the database, as JSON text (`__typename`).
+        case constant(String)
+    }
+
+    /// One member of a `DeleteResult` object.
+    enum DeleteMember {
+        case deleted(key: String)
+        case constant(key: String, json: String)
+    }
+
+    var fields: [PlannedField<Step>] = []
+    /// The ID of `mutation @transaction(id: "…")`, which makes the operation idempotent.
+    var transactionID: String?
+
+    init(_ request: PreparedRequest) throws(GraphQLFailure) {
+        let context = request.context
+        let rootType = context.graphQLSchema.mutationType?.name ?? GraphQLNames.mutationType
+        let collector = FieldCollector(request: request)
+        transactionID = try Self.transactionID(of: request.operation, variables: request.variables)
+        for field in try collector.collect([request.operation.selectionSet], on: rootType) {
+            let path: [GraphQLResponseError.PathElement] = [.key(field.key)]
+            guard field.name != "__typename" else {
+                fields.append(PlannedField(field: field, step: .constant(JSONWriter.string(rootType))))
+                continue
+            }
+            guard let mutation = context.names.mutationField(field.name) else {
+                throw GraphQLFailure(.schemaViolation, "the mutation type has no field '\(field.name)'", at: [field.node], path: path)
+            }
+            let arguments = try ArgumentValues(of: field, in: rootType, context: context, variables: request.variables)
+            let operation = try QueryPlan.translate(field, path: path) { () throws(RecordError) in
+                try context.generated.operation(mutation, arguments: arguments.map)
+            }
+            let step: Step
+            switch (mutation, operation) {
+            case (.create(let name), _), (.update(let name), _):
+                let (type, names) = try QueryPlan.recordType(name, context: context, field: field)
+                let projection = try ProjectionBuilder(collector: collector).projection(field.selectionSets, of: type, names: names, path: path)
+                step = .save(operation, recordType: name, projection)
+            case (.delete(let name), .delete(let recordName)):
+                step = .delete(recordType: name, recordName: recordName, try Self.deleteMembers(field, collector: collector))
+            case (.delete, _):
+                throw GraphQLFailure(.internalError, "\(field.name) did not compile to a delete", at: [field.node], path: path)
+            }
+            fields.append(PlannedField(field: field, step: step))
+        }
+    }
+
+    /// The members a `DeleteResult` selection asks for.
+    private static func deleteMembers(_ field: FieldCollector.CollectedField, collector: FieldCollector) throws(GraphQLFailure) -> [DeleteMember] {
+        var members: [DeleteMember] = []
+        for member in try collector.collect(field.selectionSets, on: GraphQLNames.deleteResultType) {
+            switch member.name {
+            case GraphQLNames.deletedField:
+                members.append(.deleted(key: member.key))
+            case "__typename":
+                members.append(.constant(key: member.key, json: JSONWriter.string(GraphQLNames.deleteResultType)))
+            default:
+                throw GraphQLFailure(.schemaViolation, "\(GraphQLNames.deleteResultType) has no field '\(member.name)'", at: [member.node])
+            }
+        }
+        return members
+    }
+
+    /// The `id:` of the operation's `@transaction` directive.
+    private static func transactionID(of operation: OperationDefinition, variables: [String: Map]) throws(GraphQLFailure) -> String? {
+        guard let directive = operation.directives.first(where: { $0.name.value == GraphQLNames.transactionDirective }) else { return nil }
+        let argument = directive.arguments.first { $0.name.value == GraphQLNames.transactionIDArgument }
+        guard let argument, case .string(let id) = try InputCoercion(variables: variables).coerce(argument.value, to: GraphQLString) else {
+            throw GraphQLFailure(.invalidArguments, "@\(GraphQLNames.transactionDirective) needs an id: @transaction(id: \"…\")", at: [directive])
+        }
+        return id
+    }
+}

@@ -1,0 +1,74 @@
+import GraphQL
+import RecordKit
+
+/// Runs the data fields of a query plan inside one read transaction, one engine call (one SQL
+/// statement building the JSON) per field, and assembles the response around the JSON texts.
+enum QueryExecution {
+    /// The JSON text of every root field the transaction answers, by position in the plan;
+    /// `nil` for the fields answered outside it (introspection, assets).
+    static func run(_ plan: QueryPlan, in transaction: RecordTransaction) throws(GraphQLFailure) -> [String?] {
+        var results: [String?] = []
+        for field in plan.fields {
+            do {
+                results.append(try json(of: field.step, in: transaction))
+            } catch {
+                throw GraphQLFailure(engineError: error, at: field.node, path: [.key(field.key)])
+            }
+        }
+        return results
+    }
+
+    private static func json(of step: QueryPlan.Step, in transaction: RecordTransaction) throws -> String? {
+        switch step {
+        case .records(let query, let projection):
+            return try transaction.json(query, projection: projection)
+        case .page(let query, let after, let members):
+            return try page(query, after: after, members: members, in: transaction)
+        case .constant(let json):
+            return json
+        case .introspection, .asset:
+            return nil
+        }
+    }
+
+    /// The `TPage` object: one page per distinct records selection (usually one).
+    private static func page(_ query: Query, after: String?, members: [QueryPlan.PageMember], in transaction: RecordTransaction) throws -> String {
+        var pages: [Projection: (records: String, cursor: String?)] = [:]
+        for case .records(_, let projection) in members where pages[projection] == nil {
+            pages[projection] = try transaction.jsonPage(query, after: after, projection: projection)
+        }
+        let cursor: String?
+        if let page = pages.first?.value {
+            cursor = page.cursor
+        } else {
+            cursor = try transaction.jsonPage(query, after: after, projection: Projection([])).cursor
+        }
+        let parts = members.map { member in
+            switch member {
+            case .records(let key, let projection): JSONWriter.string(key) + ":" + (pages[projection]?.records ?? "[]")
+            case .cursor(let key): JSONWriter.string(key) + ":" + (cursor.map(JSONWriter.string) ?? "null")
+            case .constant(let key, let json): JSONWriter.string(key) + ":" + json
+            }
+        }
+        return "{" + parts.joined(separator: ",") + "}"
+    }
+
+    /// `{"key":value,…}` of the root fields, in order; `results` holds each field's JSON text.
+    static func data(_ plan: QueryPlan, results: [String?]) -> String {
+        let members = zip(plan.fields, results).map { field, json in JSONWriter.string(field.key) + ":" + (json ?? "null") }
+        return "{" + members.joined(separator: ",") + "}"
+    }
+}
+
+extension GraphQLFailure {
+    /// A failure of the engine while running the field at `node`.
+    init(engineError error: any Error, at node: any Node, path: [GraphQLResponseError.PathElement]) {
+        if let error = error as? GraphQLFailure {
+            self = error.running()
+        } else if let error = error as? RecordError {
+            self.init(error, at: node, path: path, ran: true)
+        } else {
+            self.init(.internalError, "the field failed unexpectedly: \(error)", at: [node], path: path, ran: true)
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import GraphQL
+import RecordKit
+
+/// What the root fields of a query operation compile to, in selection order: each data field is
+/// one engine call (one SQL statement building its JSON), the rest constants or introspection.
+struct QueryPlan {
+    /// The page size of a `TPage` field given no `limit`.
+    static let defaultPageSize = 100
+
+    enum Step {
+        /// `T(...)`: the JSON array of the matching records.
+        case records(Query, Projection)
+        /// `TPage(...)`: one page of records and the cursor of the next.
+        case page(Query, after: String?, [PageMember])
+        /// A value known without the database, as JSON text (the root `__typename`).
+        case constant(String)
+        /// `__schema` or `__type`, answered by GraphQLSwift's introspection.
+        case introspection
+        /// `asset(sha256:)`: the content of an asset, base64, or null.
+        case asset(sha256: String)
+    }
+
+    /// One member of a `TPage` object.
+    enum PageMember {
+        case records(key: String, Projection)
+        case cursor(key: String)
+        case constant(key: String, json: String)
+    }
+
+    var fields: [PlannedField<Step>] = []
+
+    /// The plan of `request`, a query operation.
+    init(_ request: PreparedRequest) throws(GraphQLFailure) {
+        let context = request.context
+        let rootType = context.graphQLSchema.queryType?.name ?? GraphQLNames.queryType
+        let collector = FieldCollector(request: request)
+        for field in try collector.collect([request.operation.selectionSet], on: rootType) {
+            let path: [GraphQLResponseError.PathElement] = [.key(field.key)]
+            let step: Step
+            switch (field.name, context.names.queryField(field.name)) {
+            case ("__typename", _):
+                step = .constant(JSONWriter.string(rootType))
+            case ("__schema", _), ("__type", _):
+                step = .introspection
+            case (_, .list(let name)?):
+                let (recordType, names) = try Self.recordType(name, context: context, field: field)
+                let arguments = try ArgumentValues(of: field, in: rootType, context: context, variables: request.variables)
+                let query = try Self.translate(field, path: path) { () throws(RecordError) in try context.generated.query(name, arguments: arguments.map) }
+                let projection = try ProjectionBuilder(collector: collector).projection(field.selectionSets, of: recordType, names: names, path: path)
+                step = .records(query, projection)
+            case (_, .page(let name)?):
+                let (recordType, names) = try Self.recordType(name, context: context, field: field)
+                let arguments = try ArgumentValues(of: field, in: rootType, context: context, variables: request.variables)
+                var query = try Self.translate(field, path: path) { () throws(RecordError) in try context.generated.query(name, arguments: arguments.map) }
+                query.limit = query.limit ?? Self.defaultPageSize
+                let after = try Self.translate(field, path: path) { () throws(RecordError) in try context.generated.cursor(name, arguments: arguments.map) }
+                let members = try Self.pageMembers(field, recordType: recordType, names: names, collector: collector)
+                step = .page(query, after: after, members)
+            case (_, .asset?):
+                let arguments = try ArgumentValues(of: field, in: rootType, context: context, variables: request.variables)
+                guard let sha256 = arguments.string(GraphQLNames.sha256Argument) else {
+                    throw GraphQLFailure(.invalidArguments, "asset needs the sha256 of the content", at: [field.node], path: path)
+                }
+                step = .asset(sha256: sha256)
+            default:
+                throw GraphQLFailure(.schemaViolation, "the query type has no field '\(field.name)'", at: [field.node], path: path)
+            }
+            fields.append(PlannedField(field: field, step: step))
+        }
+    }
+
+    /// The stored record type `name` and its names, the failure located at `field`.
+    static func recordType(
+        _ name: String, context: SchemaContext, field: FieldCollector.CollectedField
+    ) throws(GraphQLFailure) -> (RecordType, GraphQLNameMap.RecordTypeNames) {
+        try translate(field, path: [.key(field.key)]) { () throws(RecordError) in try context.recordType(name) }
+    }
+
+    /// The result of `body`, a translation of the field's arguments; its error located at
+    /// `field`, or at its `predicate:` text for an error located inside that text.
+    static func translate<T>(
+        _ field: FieldCollector.CollectedField, path: [GraphQLResponseError.PathElement], _ body: () throws(RecordError) -> T
+    ) throws(GraphQLFailure) -> T {
+        do throws(RecordError) {
+            return try body()
+        } catch {
+            var node: any Node = field.node
+            if error.location != nil, let predicate = field.arguments.first(where: { $0.name.value == GraphQLNames.predicateArgument }) {
+                node = predicate.value
+            }
+            throw GraphQLFailure(error, at: node, path: path, ran: false)
+        }
+    }
+
+    /// The members a `TPage` selection asks for.
+    private static func pageMembers(
+        _ field: FieldCollector.CollectedField, recordType: RecordType, names: GraphQLNameMap.RecordTypeNames, collector: FieldCollector
+    ) throws(GraphQLFailure) -> [PageMember] {
+        var members: [PageMember] = []
+        for member in try collector.collect(field.selectionSets, on: names.pageType) {
+            switch member.name {
+            case GraphQLNames.pageRecordsField:
+                let projection = try ProjectionBuilder(collector: collector)
+                    .projection(member.selectionSets, of: recordType, names: names, path: [.key(field.key), .key(member.key)])
+                members.append(.records(key: member.key, projection))
+            case GraphQLNames.pageCursorField:
+                members.append(.cursor(key: member.key))
+            case "__typename":
+                members.append(.constant(key: member.key, json: JSONWriter.string(names.pageType)))
+            default:
+                throw GraphQLFailure(.schemaViolation, "\(names.pageType) has no field '\(member.name)'", at: [member.node])
+            }
+        }
+        return members
+    }
+}
+
+/// A root field of an operation and what it compiles to.
+struct PlannedField<Step> {
+    let field: FieldCollector.CollectedField
+    let step: Step
+
+    var key: String { field.key }
+    var node: Field { field.node }
+}

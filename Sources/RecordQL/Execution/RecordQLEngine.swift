@@ -1,0 +1,130 @@
+import Foundation
+import GraphQL
+import RecordKit
+
+/// Runs GraphQL documents against a ``RecordDatabase``, with the schema generated from the
+/// database's record types (DESIGN.md §6).
+///
+/// ```swift
+/// let engine = RecordQLEngine(database: db)
+/// let response = await engine.execute("""
+///     { Items(predicate: "list == 'L1'", sort: [{name: ASC}]) { name list { name } } }
+///     """)
+/// print(response.json)   // {"data":{"Items":[{"name":"Bread","list":{"name":"Groceries"}},…]}}
+/// ```
+///
+/// The pipeline: the current schema (its GraphQL schema is generated once per schema version);
+/// GraphQLSwift parses and validates the document (validated documents are cached by text and
+/// schema version); the operation is chosen and its variables coerced; then each root field of a
+/// query compiles into one engine call that builds its JSON inside SQLite in one statement, and
+/// the response is assembled around those JSON texts. All root fields of a mutation run in one
+/// write transaction, atomically; `mutation @transaction(id: "…")` makes it idempotent.
+/// Introspection (`__schema`, `__type`) is answered by GraphQLSwift's executor.
+public final class RecordQLEngine: Sendable {
+    /// The database the engine reads and writes.
+    public let database: RecordDatabase
+    let schemas = SchemaContextCache()
+    let documents = DocumentCache()
+
+    /// An engine over `database`; share one per database, as its caches are per engine.
+    public init(database: RecordDatabase) {
+        self.database = database
+    }
+
+    /// Runs `document` (the operation named `operationName` when it holds several) with
+    /// `variables`. Never throws: failures are in the response's `errors`.
+    public func execute(_ document: String, variables: [String: Map] = [:], operationName: String? = nil) async -> GraphQLResponse {
+        do {
+            return try await run(document, variables: variables, operationName: operationName)
+        } catch {
+            return GraphQLResponse(failure: error)
+        }
+    }
+
+    /// A request after the read transaction that prepared it: a query with the JSON of its data
+    /// fields, or a mutation ready to run.
+    private enum Prepared {
+        case query(PreparedRequest, QueryPlan, [String?])
+        case mutation(PreparedRequest, MutationPlan)
+    }
+
+    private func run(_ text: String, variables: [String: Map], operationName: String?) async throws(GraphQLFailure) -> GraphQLResponse {
+        let prepared = try database.read(failing: { (transaction: RecordTransaction) throws(GraphQLFailure) -> Prepared in
+            let request = try prepare(text, variables: variables, operationName: operationName, schema: transaction.schema)
+            // From here on, failures are field errors of a request that ran (`"data": null`).
+            do throws(GraphQLFailure) {
+                if request.operation.operation == .mutation {
+                    return .mutation(request, try MutationPlan(request))
+                }
+                let plan = try QueryPlan(request)
+                return .query(request, plan, try QueryExecution.run(plan, in: transaction))
+            } catch {
+                throw error.running()
+            }
+        })
+        switch prepared {
+        case .mutation(let request, let plan):
+            return GraphQLResponse(data: try mutate(plan, request: request, text: text, operationName: operationName))
+        case .query(let request, let plan, var results):
+            try await answerOutsideTransaction(plan, request: request, results: &results)
+            return GraphQLResponse(data: QueryExecution.data(plan, results: results))
+        }
+    }
+
+    /// The request for `text` against `schema`: validated document, operation, variables.
+    func prepare(_ text: String, variables: [String: Map], operationName: String?, schema: Schema) throws(GraphQLFailure) -> PreparedRequest {
+        let context: SchemaContext
+        do throws(RecordError) {
+            context = try schemas.context(for: schema)
+        } catch {
+            throw GraphQLFailure(error, at: nil, ran: false)
+        }
+        let document = try documents.document(text, for: context)
+        return try PreparedRequest(document: document, context: context, operationName: operationName, variables: variables)
+    }
+
+    /// Fills the results of the root fields the read transaction left out: introspection
+    /// (GraphQLSwift's executor) and asset contents.
+    private func answerOutsideTransaction(_ plan: QueryPlan, request: PreparedRequest, results: inout [String?]) async throws(GraphQLFailure) {
+        let introspected = plan.fields.filter { if case .introspection = $0.step { true } else { false } }
+        let answers = introspected.isEmpty
+            ? [:]
+            : try await Introspection.answer(Set(introspected.map(\.key)), of: request, nodes: introspected.flatMap(\.field.nodes))
+        for (index, field) in plan.fields.enumerated() {
+            switch field.step {
+            case .introspection:
+                results[index] = answers[field.key]
+            case .asset(let sha256):
+                do throws(RecordError) {
+                    results[index] = try database.assetContent(sha256: sha256).map { JSONWriter.string($0.base64EncodedString()) }
+                } catch {
+                    throw GraphQLFailure(error, at: field.node, path: [.key(field.key)], ran: true)
+                }
+            default:
+                continue
+            }
+        }
+    }
+
+    /// Runs a mutation in one write transaction (stored under its `@transaction` ID, if any)
+    /// and returns the data object's JSON.
+    private func mutate(_ plan: MutationPlan, request: PreparedRequest, text: String, operationName: String?) throws(GraphQLFailure) -> String {
+        let body = { (transaction: RecordTransaction) throws(GraphQLFailure) -> String in try MutationExecution.run(plan, in: transaction) }
+        guard let transactionID = plan.transactionID else {
+            return try database.write(failing: body)
+        }
+        let stored = StoredRequest(document: text, operationName: operationName, variables: request.rawVariables)
+        return try database.write(transactionID: transactionID, request: stored, failing: body)
+    }
+
+    /// How many times a document text has been parsed (tests check that repeats are not).
+    var documentParseCount: Int { documents.parseCount }
+}
+
+/// The request a `@transaction` mutation is stored under: the same text, operation and
+/// variables make a retry; anything else under the same ID is a conflict.
+private struct StoredRequest: Encodable {
+    var document: String
+    var operationName: String?
+    var variables: [String: Map]
+}

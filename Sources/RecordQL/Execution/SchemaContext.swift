@@ -1,0 +1,91 @@
+import GraphQL
+import RecordKit
+import Synchronization
+
+/// What the engine derives from one version of the RecordKit schema: the generated GraphQL
+/// schema with its name map, and the argument definitions of its fields.
+final class SchemaContext: Sendable {
+    let generated: RecordQLSchema
+    /// Distinguishes schema versions, for caches keyed by it.
+    let generation: Int
+    /// Argument definitions by type and field, recorded while documents are validated.
+    let arguments = ArgumentCatalog()
+
+    var schema: Schema { generated.schema }
+    var graphQLSchema: GraphQLSchema { generated.graphQLSchema }
+    var names: GraphQLNameMap { generated.names }
+
+    init(schema: Schema, generation: Int) throws(RecordError) {
+        generated = try RecordQLSchema(schema)
+        self.generation = generation
+    }
+
+    /// The stored record type `name` with its GraphQL names, or `schemaViolation`.
+    func recordType(_ name: String) throws(RecordError) -> (type: RecordType, names: GraphQLNameMap.RecordTypeNames) {
+        let type = try schema.requireRecordType(name)
+        guard let typeNames = names[name] else {
+            throw RecordError(.schemaViolation, "\(name) is one of CloudKit's own record types and stores no records", recordType: name)
+        }
+        return (type, typeNames)
+    }
+
+    /// The record types stored records can have, in name order.
+    var storedRecordTypes: [RecordType] {
+        schema.recordTypes.filter { names[$0.name] != nil }
+    }
+}
+
+/// The argument definitions of the fields of a schema, recorded by a validation rule while
+/// GraphQLSwift validates documents (GraphQLSwift keeps resolved field definitions internal).
+/// Every document is validated before it is planned, so the fields it selects are known by then.
+final class ArgumentCatalog: Sendable {
+    private struct Key: Hashable {
+        var type: String
+        var field: String
+    }
+
+    private let table = Mutex<[Key: [GraphQLArgumentDefinition]]>([:])
+
+    /// The validation rule that records the fields a document selects.
+    var rule: @Sendable (ValidationContext) -> Visitor {
+        { [self] context in
+            Visitor(enter: { node, _, _, _, _ in
+                if node is Field, let parent = context.parentType, let definition = context.fieldDef {
+                    let key = Key(type: parent.name, field: definition.name)
+                    self.table.withLock { table in
+                        if table[key] == nil { table[key] = definition.args }
+                    }
+                }
+                return .continue
+            })
+        }
+    }
+
+    /// The arguments of field `field` of type `type`.
+    func arguments(of field: String, in type: String) -> [GraphQLArgumentDefinition] {
+        table.withLock { $0[Key(type: type, field: field)] } ?? []
+    }
+}
+
+/// The context of the schema version last seen, rebuilt when the schema changes.
+final class SchemaContextCache: Sendable {
+    private struct State {
+        var context: SchemaContext?
+        var generations = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// The context for `schema`: the cached one while the schema is unchanged.
+    func context(for schema: Schema) throws(RecordError) -> SchemaContext {
+        let (cached, generation) = state.withLock { state in
+            if let context = state.context, context.schema == schema { return (Optional(context), 0) }
+            state.generations += 1
+            return (nil, state.generations)
+        }
+        if let cached { return cached }
+        let context = try SchemaContext(schema: schema, generation: generation)
+        state.withLock { $0.context = context }
+        return context
+    }
+}

@@ -1,0 +1,90 @@
+import GraphQL
+import RecordKit
+
+extension SchemaBuilder {
+    /// `Query`: per record type `T(where:, predicate:, sort:, limit:): [T!]!` and
+    /// `TPage(…, after:): TPage!`, then `asset(sha256:): Bytes`.
+    func queryRoot() throws -> GraphQLObjectType {
+        var fields: GraphQLFieldMap = [:]
+        for type in stored {
+            let typeNames = try names(of: type)
+            let query = QueryArguments(recordType: type, names: typeNames)
+            let arguments = try listArguments(type.name)
+            let list = GraphQLNonNull(GraphQLList(GraphQLNonNull(try built(objects, type.name))))
+            let listHelp = "\(type.name) records, filtered, sorted and limited."
+            var pageArguments = arguments
+            pageArguments[GraphQLNames.afterArgument] = GraphQLArgument(type: GraphQLString, description: "The cursor of the previous page.")
+            let page = GraphQLNonNull(try built(pages, type.name))
+            let pageHelp = "One page of \(type.name) records: limit is the page size, after the previous page's cursor."
+            if let resolver {
+                fields[typeNames.listField] = GraphQLField(type: list, description: listHelp, args: arguments, resolve: { _, arguments, context, _ in
+                    try await resolver.records(matching: try query.query(arguments), context: context)
+                })
+                fields[typeNames.pageField] = GraphQLField(type: page, description: pageHelp, args: pageArguments, resolve: { _, arguments, context, _ in
+                    try await resolver.page(try query.query(arguments), after: try query.cursor(arguments), context: context)
+                })
+            } else {
+                fields[typeNames.listField] = GraphQLField(type: list, description: listHelp, args: arguments)
+                fields[typeNames.pageField] = GraphQLField(type: page, description: pageHelp, args: pageArguments)
+            }
+        }
+        let assetArguments: GraphQLArgumentConfigMap = [GraphQLNames.sha256Argument: GraphQLArgument(type: GraphQLNonNull(GraphQLString))]
+        let assetHelp = "The content of the asset with this SHA-256 (lower-case hex), base64; null when there is none."
+        fields[GraphQLNames.assetField] = if let resolver {
+            GraphQLField(type: shared.bytes, description: assetHelp, args: assetArguments, resolve: { _, arguments, context, _ in
+                try await resolver.assetContent(sha256: arguments[GraphQLNames.sha256Argument].string ?? "", context: context)
+            })
+        } else {
+            GraphQLField(type: shared.bytes, description: assetHelp, args: assetArguments)
+        }
+        return try GraphQLObjectType(name: GraphQLNames.queryType, fields: fields)
+    }
+
+    /// `Mutation`: per record type `createT`, `updateT`, `deleteT`.
+    func mutationRoot() throws -> GraphQLObjectType {
+        var fields: GraphQLFieldMap = [:]
+        for type in stored {
+            let typeNames = try names(of: type)
+            let object = GraphQLNonNull(try built(objects, type.name))
+            var fieldsArgument: GraphQLArgumentConfigMap = [:]
+            if let input = inputs[type.name] {
+                fieldsArgument[GraphQLNames.fieldsArgument] = GraphQLArgument(type: GraphQLNonNull(input), description: "The field values.")
+            }
+            var create: GraphQLArgumentConfigMap = [
+                GraphQLNames.recordNameArgument: GraphQLArgument(type: GraphQLID, description: "The new record's name; a new UUID when left out."),
+            ]
+            create.merge(fieldsArgument) { first, _ in first }
+            var update: GraphQLArgumentConfigMap = [
+                GraphQLNames.recordNameArgument: GraphQLArgument(type: GraphQLNonNull(GraphQLID)),
+                GraphQLNames.ifChangeTagArgument: GraphQLArgument(type: GraphQLString, description: "Fail with serverRecordChanged unless the record still has this changeTag."),
+            ]
+            update.merge(fieldsArgument) { first, _ in first }
+            let delete: GraphQLArgumentConfigMap = [GraphQLNames.recordNameArgument: GraphQLArgument(type: GraphQLNonNull(GraphQLID))]
+            let result = GraphQLNonNull(shared.deleteResult)
+            let createHelp = "Creates a record of type \(type.name)."
+            let updateHelp = "Changes the given fields of a record of type \(type.name)."
+            let deleteHelp = "Deletes a record of type \(type.name) and, transitively, the records holding DELETE_SELF references to it."
+            guard let resolver else {
+                fields[typeNames.createField] = GraphQLField(type: object, description: createHelp, args: create)
+                fields[typeNames.updateField] = GraphQLField(type: object, description: updateHelp, args: update)
+                fields[typeNames.deleteField] = GraphQLField(type: result, description: deleteHelp, args: delete)
+                continue
+            }
+            let mutation = MutationArguments(recordType: type, names: typeNames)
+            fields[typeNames.createField] = GraphQLField(type: object, description: createHelp, args: create, resolve: { _, arguments, context, _ in
+                try await resolver.apply(try mutation.create(arguments), context: context).record
+            })
+            fields[typeNames.updateField] = GraphQLField(type: object, description: updateHelp, args: update, resolve: { _, arguments, context, _ in
+                try await resolver.apply(try mutation.update(arguments), context: context).record
+            })
+            fields[typeNames.deleteField] = GraphQLField(type: result, description: deleteHelp, args: delete, resolve: { _, arguments, context, _ in
+                let recordName = try mutation.deletedRecordName(arguments)
+                let existing = try await resolver.fetch(recordNames: [recordName], context: context)
+                guard existing.contains(where: { $0.recordType == type.name }) else { throw mutation.unknown(recordName) }
+                let result = try await resolver.apply(.delete(recordName: recordName), context: context)
+                return [GraphQLNames.deletedField: result.deletedRecordNames] as [String: any Sendable]
+            })
+        }
+        return try GraphQLObjectType(name: GraphQLNames.mutationType, fields: fields)
+    }
+}
