@@ -1,0 +1,86 @@
+import ArgumentParser
+import RecordKit
+
+/// `item add | set | delete`
+struct ItemCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "item",
+        abstract: "Add, change or delete an item of a list.",
+        subcommands: [ItemAddCommand.self, ItemSetCommand.self, ItemDeleteCommand.self]
+    )
+}
+
+struct ItemAddCommand: ShopCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add an item to a list, with optional FIELD=VALUE pairs.",
+        discussion: """
+            Values are typed by the schema (see: schema). Item names are unique within a list.
+            Example:
+              item add Groceries Milk
+              item add Groceries 'Oat milk' number=2
+            """
+    )
+
+    @Argument(help: "The list's name.")
+    var list: String
+
+    @Argument(help: "The new item's name.")
+    var name: String
+
+    @Argument(help: ArgumentHelp("Field values, e.g. number=2.", valueName: "field=value"))
+    var assignments: [String] = []
+
+    func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
+        try session.store.addItem(name, to: list, assignments: try assignments.map(FieldAssignment.init(parsing:)))
+        session.console.print("added \(LineTokenizer.quote(name)) to \(LineTokenizer.quote(list))")
+        return .proceed
+    }
+}
+
+struct ItemSetCommand: ShopCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set",
+        abstract: "Change fields of an item (FIELD= removes a value).",
+        discussion: """
+            name=NEW renames the item; list=OTHER moves it to list OTHER.
+            Example:
+              item set Groceries Milk number=2
+            """
+    )
+
+    @Argument(help: "The list's name.")
+    var list: String
+
+    @Argument(help: "The item's name.")
+    var name: String
+
+    @Argument(help: ArgumentHelp("Field values, e.g. number=2.", valueName: "field=value"))
+    var assignments: [String] = []
+
+    func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
+        try session.store.setItem(name, in: list, assignments: try assignments.map(FieldAssignment.init(parsing:)))
+        session.console.print("updated \(LineTokenizer.quote(name)) in \(LineTokenizer.quote(list))")
+        return .proceed
+    }
+}
+
+struct ItemDeleteCommand: ShopCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete an item of a list.",
+        discussion: "Example:\n  item delete Groceries Milk"
+    )
+
+    @Argument(help: "The list's name.")
+    var list: String
+
+    @Argument(help: "The item's name.")
+    var name: String
+
+    func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
+        try session.store.deleteItem(name, in: list)
+        session.console.print("deleted \(LineTokenizer.quote(name)) from \(LineTokenizer.quote(list))")
+        return .proceed
+    }
+}

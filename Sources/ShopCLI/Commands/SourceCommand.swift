@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import RecordKit
+
+/// `source FILE`
+struct SourceCommand: ShopCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "source",
+        abstract: "Run the commands of a script file.",
+        discussion: "Errors name the file and line. Example:\n  source Scripts/examples/groceries.shop"
+    )
+
+    /// How deeply scripts may source scripts.
+    static let maximumDepth = 16
+
+    @Argument(help: "The script file.")
+    var file: String
+
+    func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
+        guard session.sourceDepth < Self.maximumDepth else {
+            throw RecordError(.limitExceeded, "scripts are sourced more than \(Self.maximumDepth) deep; does \(file) source itself?")
+        }
+        let text = try SourceFile.read(file)
+        session.sourceDepth += 1
+        defer { session.sourceDepth -= 1 }
+        let result = await ScriptRunner.run(lines: text.lines, name: file, in: session)
+        if result.quit { return .quit }
+        return result.failures > 0 ? .failedAndReported : .proceed
+    }
+}
+
+/// Reading files named in commands.
+enum SourceFile {
+    /// The text of `path`, or `invalidArguments` saying why it cannot be read.
+    static func read(_ path: String) throws(RecordError) -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "it does not exist"
+            throw RecordError(.invalidArguments, "cannot read \(path): \(reason)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw RecordError(.invalidArguments, "cannot read \(path): it is not UTF-8 text")
+        }
+        return text
+    }
+}
+
+extension String {
+    /// The lines of the text, without their line ends (a final newline ends the last line).
+    var lines: [String] {
+        var lines = split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
+        if lines.last == "" { lines.removeLast() }
+        return lines
+    }
+}

@@ -1,0 +1,97 @@
+import RecordKit
+
+/// Turns lines of input into ``ScriptEntry`` values: a command per line, and GraphQL documents
+/// that may span lines until their braces balance. Blank lines and `#` comment lines are skipped.
+///
+/// A line is GraphQL when it starts with `{`, `query` or `mutation` (and `explain` followed by
+/// one of those explains the document).
+struct LineAssembler {
+    /// The unfinished GraphQL document's text so far.
+    private var document = ""
+    /// The line the unfinished document starts on; `nil` when none is.
+    private(set) var pendingLine: Int?
+    private var isExplain = false
+    private var balance = GraphQLBalance()
+
+    /// Whether a GraphQL document is unfinished (the prompt shows `...> `).
+    var isPending: Bool { pendingLine != nil }
+
+    /// Takes line `number`; returns the entry it completes, if any. Throws for a line that
+    /// cannot be split into words (an unterminated quote).
+    mutating func feed(_ line: String, number: Int) throws(RecordError) -> ScriptEntry? {
+        if isPending {
+            document += "\n" + line
+            balance.scan(line)
+            return completed()
+        }
+        let trimmed = line.trimmingWhitespace
+        if trimmed.isEmpty || trimmed.hasPrefix("#") { return nil }
+        if Self.startsGraphQL(trimmed) {
+            return start(trimmed, line: number, isExplain: false)
+        }
+        if Self.firstWord(of: trimmed) == "explain" {
+            let rest = String(trimmed.dropFirst("explain".count)).trimmingWhitespace
+            if Self.startsGraphQL(rest) {
+                return start(rest, line: number, isExplain: true)
+            }
+        }
+        return ScriptEntry(kind: .command(try LineTokenizer.words(line)), line: number)
+    }
+
+    /// Ends the input: an unfinished GraphQL document is an error.
+    mutating func finish() throws(RecordError) {
+        guard isPending else { return }
+        let unclosed = max(balance.depth, 1)
+        let firstLine = document.firstLine
+        abandon()
+        throw RecordError(
+            .invalidArguments,
+            "unbalanced GraphQL: the document starting with '\(firstLine)' ends with \(unclosed) unclosed '{'; close every brace"
+        )
+    }
+
+    /// Drops an unfinished document (Ctrl-C at the continuation prompt).
+    mutating func abandon() {
+        document = ""
+        pendingLine = nil
+        balance = GraphQLBalance()
+    }
+
+    private mutating func start(_ text: String, line: Int, isExplain: Bool) -> ScriptEntry? {
+        document = text
+        pendingLine = line
+        self.isExplain = isExplain
+        balance = GraphQLBalance()
+        balance.scan(text)
+        return completed()
+    }
+
+    private mutating func completed() -> ScriptEntry? {
+        guard let line = pendingLine, balance.isComplete else { return nil }
+        let entry = ScriptEntry(kind: isExplain ? .explainGraphQL(document) : .graphQL(document), line: line)
+        abandon()
+        return entry
+    }
+
+    /// Whether `text` (trimmed) begins a GraphQL document.
+    static func startsGraphQL(_ text: String) -> Bool {
+        text.hasPrefix("{") || ["query", "mutation"].contains(firstWord(of: text))
+    }
+
+    /// The leading run of letters, digits and underscores.
+    static func firstWord(of text: String) -> Substring {
+        text.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+    }
+}
+
+extension String {
+    /// The text without leading and trailing whitespace.
+    var trimmingWhitespace: String {
+        String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+    }
+
+    /// The text up to its first line end.
+    var firstLine: String {
+        String(prefix { !$0.isNewline })
+    }
+}

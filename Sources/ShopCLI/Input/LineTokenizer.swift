@@ -1,0 +1,80 @@
+import Foundation
+import RecordKit
+
+/// Splits a command line into words the way a shell does: whitespace separates words, `'…'`
+/// keeps its text literally, `"…"` keeps its text with `\"` and `\\` escapes, and a backslash
+/// outside quotes escapes the next character. Quoted and unquoted parts next to each other make
+/// one word (`name='Oat milk'` is the word `name=Oat milk`).
+enum LineTokenizer {
+    /// One word, with where it starts in the line (in Unicode scalars, for the line editor).
+    struct Word: Equatable {
+        var text: String
+        var start: Int
+        /// The quote still open at the end of the line, if the word is unfinished.
+        var openQuote: Character?
+    }
+
+    /// The words of a complete line; an unterminated quote is an error.
+    static func words(_ line: String) throws(RecordError) -> [String] {
+        let scanned = scan(line)
+        if let last = scanned.words.last, let quote = last.openQuote {
+            throw RecordError(.invalidArguments, "unterminated \(quote) quote in: \(line); close it with \(quote)")
+        }
+        return scanned.words.map(\.text)
+    }
+
+    /// The words of a possibly unfinished line, and whether it ends between words (so the next
+    /// word has not started yet). Used by completion.
+    static func scan(_ line: String) -> (words: [Word], endsBetweenWords: Bool) {
+        var words: [Word] = []
+        var current: Word?
+        var quote: Character?
+        var escaping = false
+        for (offset, scalar) in line.unicodeScalars.enumerated() {
+            let character = Character(scalar)
+            if escaping {
+                current?.text.append(character)
+                escaping = false
+                continue
+            }
+            if let open = quote {
+                if character == open {
+                    quote = nil
+                } else if character == "\\" && open == "\"" {
+                    escaping = true
+                } else {
+                    current?.text.append(character)
+                }
+                continue
+            }
+            if character.isWhitespace {
+                if let word = current { words.append(word) }
+                current = nil
+                continue
+            }
+            if current == nil { current = Word(text: "", start: offset) }
+            switch character {
+            case "'", "\"": quote = character
+            case "\\": escaping = true
+            default: current?.text.append(character)
+            }
+        }
+        if var word = current {
+            word.openQuote = quote
+            words.append(word)
+        }
+        return (words, current == nil)
+    }
+
+    /// `text` as one word: unchanged when it needs no quoting, else in `'…'` (or `"…"` when it
+    /// holds a `'`, or when `preferred` is `"`).
+    static func quote(_ text: String, preferring preferred: Character? = nil) -> String {
+        let special = text.isEmpty || text.contains { $0.isWhitespace || "'\"\\#".contains($0) }
+        guard special || preferred != nil else { return text }
+        if preferred != "\"" && !text.contains("'") {
+            return "'\(text)'"
+        }
+        let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return "\"\(escaped)\""
+    }
+}

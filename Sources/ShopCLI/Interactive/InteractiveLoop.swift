@@ -1,0 +1,50 @@
+import Foundation
+
+/// The interactive prompt: `shop> `, `...> ` while a GraphQL document is unfinished. Errors are
+/// reported and the prompt goes on; `quit` or Ctrl-D on an empty line leave with status 0.
+struct InteractiveLoop {
+    let session: ShopSession
+    let environment: [String: String]
+
+    /// The history file, `~/.shop_history`.
+    var historyPath: String? {
+        environment["HOME"].map { $0 + "/.shop_history" }
+    }
+
+    func run() async -> Int32 {
+        Self.useUTF8()
+        var runner = ScriptRunner(session: session, name: nil, keepsGoing: true)
+        guard let editor = LineEditor(historyPath: historyPath) else {
+            let lines = AnySequence { AnyIterator { readLine(strippingNewline: true) } }
+            for (index, line) in lines.enumerated() {
+                guard await runner.feed(line, number: index + 1) else { break }
+            }
+            return 0
+        }
+        let completer = Completer(names: SessionCompletionNames(session: session))
+        var continuing = false
+        editor.complete = { completer.complete($0, inGraphQL: continuing) }
+        session.console.print("shop: \(session.database.path ?? "in-memory database") — type help for the commands, Ctrl-D to leave")
+        var number = 0
+        while true {
+            continuing = runner.isPending
+            switch editor.readLine(prompt: continuing ? "...> " : "shop> ") {
+            case .endOfInput:
+                return 0
+            case .interrupted:
+                runner.abandon()
+            case .line(let line):
+                number += 1
+                guard await runner.feed(line, number: number) else { return 0 }
+            }
+        }
+    }
+
+    /// Lets libedit read UTF-8 even when the environment names no locale.
+    private static func useUTF8() {
+        let locale = setlocale(LC_CTYPE, "").map { String(cString: $0) } ?? "C"
+        if locale == "C" || locale == "POSIX" {
+            setlocale(LC_CTYPE, "C.UTF-8")
+        }
+    }
+}

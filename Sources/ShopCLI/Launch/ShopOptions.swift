@@ -1,0 +1,66 @@
+import ArgumentParser
+
+/// The `shop` command line (DESIGN.md §7):
+/// `shop [--db PATH] [--json] [-e COMMAND]... [-f FILE]... [--keep-going]`.
+struct ShopOptions: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shop",
+        abstract: "Shopping lists in a CloudKit-style record database.",
+        discussion: """
+            With no -e or -f, shop reads commands from the terminal (an interactive prompt with \
+            line editing, history and tab completion) or, when standard input is not a terminal, \
+            from standard input. Type help at the prompt for the commands.
+
+            Examples:
+              shop
+              shop -e 'list add Groceries' -e 'item add Groceries Milk'
+              shop --db /tmp/test.sqlite -f Scripts/examples/groceries.shop
+              echo lists | shop
+            """
+    )
+
+    @Option(help: ArgumentHelp(
+        "The database file. Default: $SHOP_DB, else $XDG_DATA_HOME/shop/shop.sqlite (~/.local/share/shop/shop.sqlite).",
+        valueName: "path"
+    ))
+    var db: String?
+
+    @Flag(help: "Print each GraphQL response as one line of JSON.")
+    var json = false
+
+    @Option(name: .customShort("e"), help: ArgumentHelp("Run a command (repeatable; -e and -f run in the order given).", valueName: "command"))
+    var commands: [String] = []
+
+    @Option(name: .customShort("f"), help: ArgumentHelp("Run a script file (repeatable).", valueName: "file"))
+    var files: [String] = []
+
+    @Flag(help: "Report every failing command and go on; still exit 1 at the end.")
+    var keepGoing = false
+
+    /// One `-e` or `-f`, in command-line order.
+    enum Step: Equatable {
+        case command(String)
+        case file(String)
+    }
+
+    /// The `-e` commands and `-f` files in the order `arguments` gives them. swift-argument-parser
+    /// keeps each option's values in order but not the interleaving of the two options, so it is
+    /// recovered from the arguments it parsed.
+    func steps(in arguments: [String]) -> [Step] {
+        var commands = self.commands[...]
+        var files = self.files[...]
+        var steps: [Step] = []
+        var index = arguments.startIndex
+        while index < arguments.endIndex, arguments[index] != "--" {
+            let argument = arguments[index]
+            let takesNext = ["-e", "-f", "--db"].contains(argument)
+            if argument.hasPrefix("-e"), let command = commands.popFirst() {
+                steps.append(.command(command))
+            } else if argument.hasPrefix("-f"), let file = files.popFirst() {
+                steps.append(.file(file))
+            }
+            index += takesNext ? 2 : 1
+        }
+        return steps + commands.map(Step.command) + files.map(Step.file)
+    }
+}

@@ -1,0 +1,111 @@
+import RecordKit
+
+/// Runs lines of commands and GraphQL in a session: a script file, `-e` text, standard input or
+/// the lines typed at the prompt.
+///
+/// A failing entry is reported on standard error as `error: <code>: <message>`, prefixed with
+/// `FILE:LINE: ` when the lines come from a named file. Unless the runner keeps going, the
+/// first failure stops it.
+struct ScriptRunner {
+    let session: ShopSession
+    /// The file the lines come from, for error prefixes; `nil` for `-e` and the prompt.
+    let name: String?
+    /// Report failures and carry on (the prompt, `--keep-going`) instead of stopping.
+    let keepsGoing: Bool
+    private var assembler = LineAssembler()
+    /// Failed entries so far.
+    private(set) var failures = 0
+    /// `quit` was run.
+    private(set) var quitRequested = false
+
+    init(session: ShopSession, name: String?, keepsGoing: Bool) {
+        self.session = session
+        self.name = name
+        self.keepsGoing = keepsGoing
+    }
+
+    /// What a whole run did.
+    struct Result: Equatable {
+        var failures: Int
+        var quit: Bool
+    }
+
+    /// Runs `lines` (numbered from 1) to the end, or to `quit` or the first failure.
+    static func run(lines: some Sequence<String>, name: String?, in session: ShopSession) async -> Result {
+        var runner = ScriptRunner(session: session, name: name, keepsGoing: session.keepsGoing)
+        for (index, line) in lines.enumerated() {
+            guard await runner.feed(line, number: index + 1) else { break }
+        }
+        if !runner.quitRequested, runner.keepsGoing || runner.failures == 0 {
+            runner.finish()
+        }
+        return Result(failures: runner.failures, quit: runner.quitRequested)
+    }
+
+    /// Whether a GraphQL document is waiting for more lines.
+    var isPending: Bool { assembler.isPending }
+
+    /// Takes line `number` and runs what it completes. Returns false when the run must stop.
+    mutating func feed(_ line: String, number: Int) async -> Bool {
+        let entry: ScriptEntry
+        do {
+            guard let complete = try assembler.feed(line, number: number) else { return true }
+            entry = complete
+        } catch {
+            report(error, line: number)
+            return keepsGoing
+        }
+        do {
+            switch try await run(entry) {
+            case .proceed:
+                return true
+            case .quit:
+                quitRequested = true
+                return false
+            case .failedAndReported:
+                failures += 1
+                return keepsGoing
+            }
+        } catch {
+            report(error, line: entry.line)
+            return keepsGoing
+        }
+    }
+
+    /// Ends the input: an unfinished GraphQL document is reported as a failure.
+    mutating func finish() {
+        let line = assembler.pendingLine
+        do {
+            try assembler.finish()
+        } catch {
+            report(error, line: line ?? 0)
+        }
+    }
+
+    /// Drops an unfinished GraphQL document (Ctrl-C at the prompt).
+    mutating func abandon() {
+        assembler.abandon()
+    }
+
+    private func run(_ entry: ScriptEntry) async throws(RecordError) -> CommandOutcome {
+        switch entry.kind {
+        case .command(let words):
+            return try await CommandParser.parse(words).run(in: session)
+        case .graphQL(let document):
+            try await GraphQLOutput.run(document, in: session)
+        case .explainGraphQL(let document):
+            try await ExplainCommand.explainGraphQL(document, in: session)
+        }
+        return .proceed
+    }
+
+    private mutating func report(_ error: RecordError, line: Int) {
+        failures += 1
+        let prefix = name.map { "\($0):\(line): " } ?? ""
+        var text = "\(prefix)error: \(error.description)\n"
+        if let location = error.location, !location.lineText.isEmpty {
+            text += location.excerpt.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n") + "\n"
+        }
+        session.console.writeError(text)
+    }
+}

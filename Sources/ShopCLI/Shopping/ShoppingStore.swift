@@ -1,0 +1,136 @@
+import RecordKit
+
+/// Shopping lists and their items, addressed by name, over RecordKit.
+///
+/// A list is a `Lists` record with a unique `name`; an item is an `Items` record whose `name` is
+/// unique within its list and whose `list` is a DELETE_SELF reference to it, so deleting a list
+/// deletes its items. recordNames are generated UUIDs. Names are found with queries on the
+/// QUERYABLE `name` fields, and each operation runs in one transaction: a failed one changes
+/// nothing.
+struct ShoppingStore {
+    static let listType = "Lists"
+    static let itemType = "Items"
+    let database: RecordDatabase
+
+    /// A list and how many items it has.
+    struct ListSummary: Equatable {
+        var name: String
+        var itemCount: Int
+    }
+
+    /// Every list, by name, with its item count.
+    func lists() throws(RecordError) -> [ListSummary] {
+        try database.read { transaction in
+            var counts: [String: Int] = [:]
+            try transaction.forEachRecord(matching: Query(Self.itemType)) { item in
+                if let list = item["list"]?.referenceValue { counts[list.recordName, default: 0] += 1 }
+            }
+            return try transaction.records(matching: Query(Self.listType, sort: [SortDescriptor("name")])).map { list in
+                ListSummary(name: list.name, itemCount: counts[list.recordName] ?? 0)
+            }
+        }
+    }
+
+    /// Creates the list `name`; `serverRecordChanged` if one has that name already.
+    func addList(_ name: String) throws(RecordError) {
+        try Self.checkName(name, of: "list")
+        try database.write { transaction in
+            try transaction.requireNoList(named: name)
+            _ = try transaction.apply(.create(Record(Self.listType, fields: ["name": .string(name)])))
+        }
+    }
+
+    /// Renames list `name` to `newName`.
+    func renameList(_ name: String, to newName: String) throws(RecordError) {
+        try Self.checkName(newName, of: "list")
+        try database.write { transaction in
+            let list = try transaction.list(named: name)
+            if newName != name { try transaction.requireNoList(named: newName) }
+            _ = try transaction.update(recordType: Self.listType, recordName: list.recordName, fields: ["name": .string(newName)])
+        }
+    }
+
+    /// Deletes list `name` and, by cascade, its items; returns how many items went with it.
+    func deleteList(_ name: String) throws(RecordError) -> Int {
+        try database.write { transaction in
+            let list = try transaction.list(named: name)
+            return try transaction.delete(recordName: list.recordName).count - 1
+        }
+    }
+
+    /// The items of list `name` matching `predicate`, in `sort` order (by name when empty).
+    func items(in name: String, matching predicate: Predicate = .all, sort: [SortDescriptor] = []) throws(RecordError) -> [Record] {
+        try database.read { transaction in
+            try transaction.records(matching: try transaction.itemsQuery(list: name, matching: predicate, sort: sort))
+        }
+    }
+
+    /// SQLite's plan for ``items(in:matching:sort:)``.
+    func explainItems(in name: String, matching predicate: Predicate = .all, sort: [SortDescriptor] = []) throws(RecordError) -> QueryExplanation {
+        try database.read { transaction in
+            try transaction.explain(try transaction.itemsQuery(list: name, matching: predicate, sort: sort))
+        }
+    }
+
+    /// Adds item `name` to list `listName` with `assignments`.
+    func addItem(_ name: String, to listName: String, assignments: [FieldAssignment]) throws(RecordError) {
+        try Self.checkName(name, of: "item")
+        try database.write { transaction in
+            let list = try transaction.list(named: listName)
+            let changes = try transaction.itemChanges(assignments)
+            try transaction.requireNoItem(named: changes.name ?? name, in: changes.list ?? list)
+            var item = Record(Self.itemType, fields: ["name": .string(name), "list": .reference(Reference(list.recordName, action: .deleteSelf))])
+            for case (let field, let value?) in changes.fields {
+                item.fields[field] = value
+            }
+            _ = try transaction.apply(.create(item))
+        }
+    }
+
+    /// Changes fields of item `name` of list `listName` (`list=OTHER` moves it to list OTHER).
+    func setItem(_ name: String, in listName: String, assignments: [FieldAssignment]) throws(RecordError) {
+        guard !assignments.isEmpty else {
+            throw RecordError(.invalidArguments, "item set needs at least one FIELD=VALUE (for example number=2)")
+        }
+        try database.write { transaction in
+            let list = try transaction.list(named: listName)
+            let item = try transaction.item(named: name, in: list)
+            let changes = try transaction.itemChanges(assignments)
+            let newName = changes.name ?? name
+            let newList = changes.list ?? list
+            if newName != name || newList.recordName != list.recordName {
+                try transaction.requireNoItem(named: newName, in: newList)
+            }
+            _ = try transaction.update(recordType: Self.itemType, recordName: item.recordName, fields: changes.fields)
+        }
+    }
+
+    /// Deletes item `name` of list `listName`.
+    func deleteItem(_ name: String, in listName: String) throws(RecordError) {
+        try database.write { transaction in
+            let item = try transaction.item(named: name, in: try transaction.list(named: listName))
+            _ = try transaction.delete(recordName: item.recordName)
+        }
+    }
+
+    /// The names of every list, for completion.
+    func listNames() throws(RecordError) -> [String] {
+        try database.records(matching: Query(Self.listType, sort: [SortDescriptor("name")])).map(\.name)
+    }
+
+    /// The names of the items of list `name`, for completion.
+    func itemNames(in name: String) throws(RecordError) -> [String] {
+        try items(in: name).map(\.name)
+    }
+
+    private static func checkName(_ name: String, of kind: String) throws(RecordError) {
+        if name.trimmingWhitespace.isEmpty {
+            throw RecordError(.invalidArguments, "a \(kind) name cannot be empty")
+        }
+    }
+}
+
+extension Record {
+    /// The `name` field, or the recordName for a record without one.
+    var name: String { self["name"]?.stringValue ?? recordName }
+}
