@@ -207,9 +207,11 @@ enum ValueEncoding {
     }
 }
 
-/// JSON text for strings, escaped as RFC 8259 requires.
-enum JSONText {
-    static func string(_ text: String) -> String {
+/// JSON text for strings, escaped as RFC 8259 requires — for assembling responses around the
+/// JSON texts that ``RecordTransaction/json(_:projection:)`` returns.
+public enum JSONText {
+    /// `text` as a JSON string literal.
+    public static func string(_ text: String) -> String {
         if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             return "\"" + text + "\""
         }

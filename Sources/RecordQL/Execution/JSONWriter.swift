@@ -1,26 +1,12 @@
 import GraphQL
+import RecordKit
 
-/// Writes compact JSON text: strings escaped as RFC 8259 requires, and GraphQLSwift `Map`
-/// values (introspection results) with their keys in order.
+/// Writes compact JSON text: strings escaped as RFC 8259 requires (RecordKit's ``JSONText``),
+/// and GraphQLSwift `Map` values (introspection results) with their keys in order.
 enum JSONWriter {
     /// `text` as a JSON string literal.
     static func string(_ text: String) -> String {
-        var out = "\""
-        out.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        JSONText.string(text)
     }
 
     /// `map` as JSON; `undefined` members are left out and an `undefined` value is `null`.
