@@ -21,6 +21,10 @@ public final class RecordTransaction {
     /// The schema this transaction sees.
     public var schema: Schema { snapshot.schema }
 
+    /// The version of that schema: it grows with every applied schema change, so caches of
+    /// what is derived from the schema (a generated GraphQL schema) can be keyed by it.
+    public var schemaVersion: Int { snapshot.version }
+
     // MARK: Fetching
 
     /// The record named `recordName`, of any type, or `nil`.

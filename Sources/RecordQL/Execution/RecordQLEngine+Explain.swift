@@ -17,7 +17,7 @@ extension RecordQLEngine {
     public func explain(_ document: String, variables: [String: Map] = [:], operationName: String? = nil) async throws(RecordError) -> String {
         do throws(GraphQLFailure) {
             return try database.read(failing: { (transaction: RecordTransaction) throws(GraphQLFailure) -> String in
-                let request = try prepare(document, variables: variables, operationName: operationName, schema: transaction.schema)
+                let request = try prepare(document, variables: variables, operationName: operationName, in: transaction)
                 guard request.operation.operation == .query else {
                     throw GraphQLFailure(.invalidArguments, "explain shows how a query runs; mutations are not explained", at: [request.operation])
                 }
@@ -39,7 +39,9 @@ extension RecordQLEngine {
 
     /// The GraphQL schema of the current record types, as SDL.
     public func schemaDefinitionLanguage() throws(RecordError) -> String {
-        try schemas.context(for: database.schema).generated.sdl
+        try database.read { transaction in
+            try schemas.context(for: transaction.schema, version: transaction.schemaVersion)
+        }.generated.sdl
     }
 
     private static func explain(_ field: PlannedField<QueryPlan.Step>, in transaction: RecordTransaction) throws -> String {

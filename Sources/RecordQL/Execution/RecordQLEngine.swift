@@ -50,7 +50,7 @@ public final class RecordQLEngine: Sendable {
 
     private func run(_ text: String, variables: [String: Map], operationName: String?) async throws(GraphQLFailure) -> GraphQLResponse {
         let prepared = try database.read(failing: { (transaction: RecordTransaction) throws(GraphQLFailure) -> Prepared in
-            let request = try prepare(text, variables: variables, operationName: operationName, schema: transaction.schema)
+            let request = try prepare(text, variables: variables, operationName: operationName, in: transaction)
             // From here on, failures are field errors of a request that ran (`"data": null`).
             do throws(GraphQLFailure) {
                 if request.operation.operation == .mutation {
@@ -71,11 +71,12 @@ public final class RecordQLEngine: Sendable {
         }
     }
 
-    /// The request for `text` against `schema`: validated document, operation, variables.
-    func prepare(_ text: String, variables: [String: Map], operationName: String?, schema: Schema) throws(GraphQLFailure) -> PreparedRequest {
+    /// The request for `text` against the schema `transaction` sees: validated document,
+    /// operation, variables.
+    func prepare(_ text: String, variables: [String: Map], operationName: String?, in transaction: RecordTransaction) throws(GraphQLFailure) -> PreparedRequest {
         let context: SchemaContext
         do throws(RecordError) {
-            context = try schemas.context(for: schema)
+            context = try schemas.context(for: transaction.schema, version: transaction.schemaVersion)
         } catch {
             throw GraphQLFailure(error, at: nil, ran: false)
         }

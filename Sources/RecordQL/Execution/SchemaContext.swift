@@ -6,7 +6,7 @@ import Synchronization
 /// schema with its name map, and the argument definitions of its fields.
 final class SchemaContext: Sendable {
     let generated: RecordQLSchema
-    /// Distinguishes schema versions, for caches keyed by it.
+    /// The RecordKit schema version this context was generated from; caches are keyed by it.
     let generation: Int
     /// Argument definitions by type and field, recorded while documents are validated.
     let arguments = ArgumentCatalog()
@@ -67,25 +67,15 @@ final class ArgumentCatalog: Sendable {
     }
 }
 
-/// The context of the schema version last seen, rebuilt when the schema changes.
+/// The context of the schema version last seen, rebuilt when the schema version changes.
 final class SchemaContextCache: Sendable {
-    private struct State {
-        var context: SchemaContext?
-        var generations = 0
-    }
+    private let cached = Mutex<SchemaContext?>(nil)
 
-    private let state = Mutex(State())
-
-    /// The context for `schema`: the cached one while the schema is unchanged.
-    func context(for schema: Schema) throws(RecordError) -> SchemaContext {
-        let (cached, generation) = state.withLock { state in
-            if let context = state.context, context.schema == schema { return (Optional(context), 0) }
-            state.generations += 1
-            return (nil, state.generations)
-        }
-        if let cached { return cached }
-        let context = try SchemaContext(schema: schema, generation: generation)
-        state.withLock { $0.context = context }
+    /// The context for `schema` at `version`: the cached one while the version is unchanged.
+    func context(for schema: Schema, version: Int) throws(RecordError) -> SchemaContext {
+        if let context = cached.withLock({ $0 }), context.generation == version { return context }
+        let context = try SchemaContext(schema: schema, generation: version)
+        cached.withLock { $0 = context }
         return context
     }
 }
