@@ -118,6 +118,14 @@ import Testing
         } throws: { ($0 as? RecordError)?.code == code }
     }
 
+    @Test func countingUsesThePredicateAndTheLimit() throws {
+        let db = try Self.database()
+        #expect(try db.count(matching: Query("People")) == 5)
+        #expect(try db.count(matching: Query("People", predicate: try PredicateParser.parse("age == 25 OR tags CONTAINS 'guest'"))) == 3)
+        #expect(try db.count(matching: Query("People", limit: 2)) == 2)
+        #expect(try db.count(matching: Query("People", predicate: PredicateField("name") == "nobody")) == 0)
+    }
+
     @Test func anUnknownFieldSaysHowToAddIt() throws {
         let db = try RecordDatabase.inMemory()
         #expect {

@@ -34,6 +34,15 @@ extension RecordTransaction {
         }
     }
 
+    /// How many records match `query` (at most `query.limit`), counted by SQLite with the
+    /// indexes the predicate can use, without reading the records.
+    public func count(matching query: Query) throws -> Int {
+        let layout = try snapshot.layout(query.recordType)
+        let clauses = try QueryCompiler.Clauses(Query(query.recordType, predicate: query.predicate, limit: query.limit), layout: layout)
+        let sql = "SELECT count(*) FROM (SELECT 1 FROM \(layout.table)\(clauses.sql))"
+        return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(clauses.arguments)) ?? 0
+    }
+
     /// The page of `query` after `cursor` (the first page when `nil`); `query.limit` is the page size.
     public func page(_ query: Query, after cursor: String? = nil) throws -> RecordPage {
         guard let limit = query.limit else {
@@ -79,6 +88,11 @@ extension RecordDatabase {
     /// memory; reads one consistent snapshot.
     public func forEachRecord(matching query: Query, _ body: (Record) throws -> Void) throws(RecordError) {
         try read { try $0.forEachRecord(matching: query, body) }
+    }
+
+    /// How many records match `query`; see ``RecordTransaction/count(matching:)``.
+    public func count(matching query: Query) throws(RecordError) -> Int {
+        try read { try $0.count(matching: query) }
     }
 
     /// The page of `query` after `cursor`; see ``RecordTransaction/page(_:after:)``.

@@ -21,12 +21,9 @@ struct ShoppingStore {
     /// Every list, by name, with its item count.
     func lists() throws(RecordError) -> [ListSummary] {
         try database.read { transaction in
-            var counts: [String: Int] = [:]
-            try transaction.forEachRecord(matching: Query(Self.itemType)) { item in
-                if let list = item["list"]?.referenceValue { counts[list.recordName, default: 0] += 1 }
-            }
-            return try transaction.records(matching: Query(Self.listType, sort: [SortDescriptor("name")])).map { list in
-                ListSummary(name: list.name, itemCount: counts[list.recordName] ?? 0)
+            try transaction.records(matching: Query(Self.listType, sort: [SortDescriptor("name")])).map { list in
+                let items = Query(Self.itemType, predicate: PredicateField("list") == .string(list.recordName))
+                return ListSummary(name: list.name, itemCount: try transaction.count(matching: items))
             }
         }
     }
