@@ -85,3 +85,44 @@ import Testing
         #expect(updated.createdAt != nil && updated.modifiedAt != nil)
     }
 }
+
+/// The limits of ``Limits``, tested at the boundary: the largest accepted value is stored, one
+/// byte more is `limitExceeded` and changes nothing.
+@Suite struct LimitTests {
+    @Test func valuesAreLimitedAtTheBoundary() throws {
+        let db = try RecordDatabase.inMemory(bootstrap: Schema(recordTypes: [ValueTests.everything]))
+        let largest = String(repeating: "x", count: Limits.maximumValueBytes)
+        try db.save(Record("Everything", recordName: "ok", fields: [
+            "s": .string(largest), "b": .bytes(Data(count: Limits.maximumValueBytes)),
+        ]))
+        #expect(try db.fetch(recordName: "ok")?["s"] == .string(largest))
+        for (field, value) in [
+            ("s", Value.string(largest + "y")),
+            ("b", .bytes(Data(count: Limits.maximumValueBytes + 1))),
+            ("ls", .list([.string(largest)])),
+        ] {
+            #expect {
+                try db.save(Record("Everything", recordName: "too-big", fields: [field: value]))
+            } throws: { ($0 as? RecordError)?.code == .limitExceeded && "\($0)".contains("ASSET") }
+        }
+        #expect(try db.fetch(recordName: "too-big") == nil)
+    }
+
+    @Test func batchesAreLimitedAtTheBoundary() throws {
+        let db = try RecordDatabase.inMemory()
+        let tooMany = [RecordOperation](repeating: .delete(recordName: "x"), count: Limits.maximumBatchOperations + 1)
+        #expect { try db.modify(tooMany) } throws: { ($0 as? RecordError)?.code == .limitExceeded }
+        // At the limit the batch is accepted and runs: its first delete fails on the missing record.
+        let atTheLimit = [RecordOperation](repeating: .delete(recordName: "x"), count: Limits.maximumBatchOperations)
+        #expect { try db.modify(atTheLimit) } throws: { ($0 as? RecordError)?.code == .unknownItem }
+    }
+
+    @Test func inListsAreLimitedAtTheBoundary() throws {
+        let db = try RecordDatabase.inMemory()
+        let values = (0...Limits.maximumInListCount).map { Predicate.Literal.string("n\($0)") }
+        #expect(try db.records(matching: Query("Lists", predicate: PredicateField("name").isIn(Array(values.dropLast())))).isEmpty)
+        #expect {
+            try db.records(matching: Query("Lists", predicate: PredicateField("name").isIn(values)))
+        } throws: { ($0 as? RecordError)?.code == .limitExceeded }
+    }
+}

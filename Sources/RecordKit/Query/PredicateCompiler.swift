@@ -9,9 +9,6 @@ import GRDB
 /// `number != 2` both include records without a `number`; `number < 2` does not. The compiler
 /// pushes `NOT` down to the tests (De Morgan) so that positive tests keep using indexes.
 struct PredicateCompiler {
-    /// The most values an `IN {…}` may list.
-    static let maximumInListCount = 1000
-
     let layout: TableLayout
     /// How the compiled condition names the table: its name, or an alias in nested queries.
     let qualifier: String
@@ -69,8 +66,8 @@ struct PredicateCompiler {
         case .in(let key, let literals, let caseInsensitive):
             let resolved = try layout.resolve(key, qualifier: qualifier)
             try requireScalar(resolved, operation: "IN")
-            guard literals.count <= Self.maximumInListCount else {
-                throw RecordError(.limitExceeded, "IN lists at most \(Self.maximumInListCount) values; \(literals.count) were given", recordType: recordType, field: key)
+            guard literals.count <= Limits.maximumInListCount else {
+                throw RecordError(.limitExceeded, "IN lists at most \(Limits.maximumInListCount) values; \(literals.count) were given", recordType: recordType, field: key)
             }
             guard !literals.isEmpty else { return ("0", resolved) }
             var placeholders: [String] = []

@@ -47,6 +47,12 @@ extension RecordDatabase {
     /// fails with `transactionConflict`.
     @discardableResult
     public func modify(_ operations: [RecordOperation], transactionID: String? = nil) throws(RecordError) -> BatchResult {
+        guard operations.count <= Limits.maximumBatchOperations else {
+            throw RecordError(
+                .limitExceeded,
+                "a batch holds at most \(Limits.maximumBatchOperations) operations; this one has \(operations.count) — split it into several batches"
+            )
+        }
         guard let transactionID else {
             return try write { transaction in BatchResult(results: try operations.map(transaction.apply)) }
         }

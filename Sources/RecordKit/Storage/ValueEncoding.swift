@@ -36,7 +36,9 @@ enum ValueEncoding {
                 }
                 json += text
             }
-            return ((json + "]").databaseValue, nil)
+            json += "]"
+            try checkSize(json.utf8.count, of: field, in: recordType, what: "stored list")
+            return (json.databaseValue, nil)
         default:
             guard let stored = try scalar(value, type: field.type, field: field, in: recordType, assets: &assets) else {
                 throw RecordError(
@@ -88,6 +90,7 @@ enum ValueEncoding {
         switch (type, value) {
         case (.string, .string(let text)):
             try checkNoNUL(text, field: field.name, in: recordType)
+            try checkSize(text.utf8.count, of: field, in: recordType, what: "string")
             return text.databaseValue
         case (.int64, .int64(let number)): return number.databaseValue
         case (.double, .double(let number)), (.number(_), .double(let number)):
@@ -102,7 +105,9 @@ enum ValueEncoding {
         case (.double, .int64(let number)): return Double(number).databaseValue
         case (.number(_), .int64(let number)): return number.databaseValue
         case (.timestamp, .timestamp(let date)): return Timestamp.milliseconds(date).databaseValue
-        case (.bytes, .bytes(let data)): return data.databaseValue
+        case (.bytes, .bytes(let data)):
+            try checkSize(data.count, of: field, in: recordType, what: "bytes value")
+            return data.databaseValue
         case (.location, .location(let location)):
             guard location.isValid else {
                 throw RecordError(
@@ -117,6 +122,13 @@ enum ValueEncoding {
                 throw RecordError(
                     .invalidArguments,
                     "\(recordType).\(field.name): an asset to save must carry its content (Asset(content:))",
+                    recordType: recordType, field: field.name
+                )
+            }
+            if asset.size > Limits.maximumAssetBytes {
+                throw RecordError(
+                    .limitExceeded,
+                    "\(recordType).\(field.name): the asset is \(asset.size) bytes; assets hold at most \(Limits.maximumAssetBytes) bytes",
                     recordType: recordType, field: field.name
                 )
             }
@@ -180,6 +192,16 @@ enum ValueEncoding {
             guard let items = json as? [Any] else { return nil }
             return .list(items.compactMap { decodeJSON($0, type: element) })
         }
+    }
+
+    /// Throws `limitExceeded` when a value of `byteCount` bytes is over ``Limits/maximumValueBytes``.
+    private static func checkSize(_ byteCount: Int, of field: FieldDefinition, in recordType: String, what: String) throws(RecordError) {
+        guard byteCount > Limits.maximumValueBytes else { return }
+        throw RecordError(
+            .limitExceeded,
+            "\(recordType).\(field.name): the \(what) is \(byteCount) bytes; values hold at most \(Limits.maximumValueBytes) bytes — store larger data as an ASSET",
+            recordType: recordType, field: field.name
+        )
     }
 
     /// SQLite's C API (as GRDB binds strings) ends text at a NUL character, so a STRING holding
