@@ -38,6 +38,11 @@ struct FilterEquivalenceTests {
         (#"{manual: {isNull: true}}"#, "manual == nil"),
         (#"{OR: [{createdAt: {lt: "2000-01-01"}}, {modifiedAt: {gt: "2000-01-01"}, recordName: {eq: "I5"}}]}"#,
          "createdAt < '2000-01-01' OR (modifiedAt > '2000-01-01' AND recordName == 'I5')"),
+        (#"{number: {gte: 2, lte: 12}}"#, "number BETWEEN {2, 12}"),
+        (#"{price: {gte: 1.5, lte: 2.25}}"#, "price BETWEEN {1.5, 2.25}"),
+        (#"{due: {gte: "2026-11-21", lte: "2026-11-30"}}"#, "due BETWEEN {'2026-11-21', '2026-11-30'}"),
+        (#"{NOT: {number: {gte: 2, lte: 12}}}"#, "NOT (number BETWEEN {2, 12})"),
+        (#"{NOT: {OR: [{tags: {contains: "dairy"}}, {list: {eq: "L2"}}]}}"#, "NOT (tags CONTAINS 'dairy' OR list == 'L2')"),
     ]
 
     /// Lists L1, L2 and five items with different fields set.
