@@ -5,7 +5,8 @@
 ///   lookups, and ordered scans with the recordName tie-break built in;
 /// - every QUERYABLE REFERENCE `r` and SORTABLE field `s` get `(r, s, _recordName)`: CloudKit's
 ///   canonical query, children of one parent sorted by a field, is one index range scan with no
-///   sort step;
+///   sort step. Such a composite also serves `r == X` lookups (and cascade deletes), so `r`
+///   gets no `(r, _recordName)` of its own then: every index costs each insert and delete;
 /// - the system fields `___createTime` / `___modTime` get `(_createdAt|_modifiedAt, _recordName)`
 ///   when declared QUERYABLE or SORTABLE; `___recordID` is always unique-indexed.
 struct IndexPlan: Sendable, Hashable {
@@ -19,7 +20,10 @@ struct IndexPlan: Sendable, Hashable {
     init(_ recordType: RecordType) {
         var indexes: [Index] = []
         let indexable = recordType.fields.filter { $0.isIndexableScalar }
-        for field in indexable where !field.flags.isDisjoint(with: [.queryable, .sortable]) {
+        let parents = indexable.filter { $0.systemField == nil && $0.type == .reference && $0.flags.contains(.queryable) }
+        let sortKeys = indexable.filter { $0.flags.contains(.sortable) }
+        let coveredByComposite = Set(parents.filter { parent in sortKeys.contains { $0.name != parent.name } }.map(\.name))
+        for field in indexable where !field.flags.isDisjoint(with: [.queryable, .sortable]) && !coveredByComposite.contains(field.name) {
             if let system = field.systemField {
                 guard system != .recordID, let column = system.column else { continue }
                 indexes.append(Index(name: SQLName.object("idx", recordType.name, [column]), columns: [column, SQLName.recordName]))
@@ -30,8 +34,6 @@ struct IndexPlan: Sendable, Hashable {
                 ))
             }
         }
-        let parents = indexable.filter { $0.systemField == nil && $0.type == .reference && $0.flags.contains(.queryable) }
-        let sortKeys = indexable.filter { $0.flags.contains(.sortable) }
         for parent in parents {
             for key in sortKeys where key.name != parent.name {
                 let keyColumn = key.systemField?.column ?? SQLName.column(key.name)
