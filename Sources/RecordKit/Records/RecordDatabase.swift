@@ -46,6 +46,9 @@ public final class RecordDatabase: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
+            // WAL with synchronous=NORMAL: a commit survives the process crashing (killed at any
+            // moment); only an OS crash or power loss may drop the last commits, never corrupt.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
             SQLFunctions.register(in: db)
             if let trace {
                 db.trace(options: .statement) { event in
