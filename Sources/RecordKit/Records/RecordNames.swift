@@ -13,6 +13,8 @@ enum RecordNames {
         guard name.utf8.count <= maximumLength else {
             throw RecordError(.invalidArguments, "recordName '\(name.prefix(40))…' is longer than \(maximumLength) bytes", recordName: String(name.prefix(40)))
         }
+        // Printable ASCII (nearly every name) needs no Unicode property lookups.
+        if name.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return }
         guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw RecordError(.invalidArguments, "recordName \(name.debugDescription) contains control characters", recordName: name)
         }

@@ -2,7 +2,7 @@ import Foundation
 
 /// A field value, one case per ``FieldType``. An absent field has no value at all (it is not in
 /// ``Record/fields``), as in CloudKit.
-public indirect enum Value: Sendable, Hashable, Codable, CustomStringConvertible {
+public enum Value: Sendable, Hashable, Codable, CustomStringConvertible {
     case string(String)
     case int64(Int64)
     case double(Double)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The type of a field: CloudKit's set (DESIGN.md §4).
-public indirect enum FieldType: Sendable, Hashable, Codable, CustomStringConvertible {
+public enum FieldType: Sendable, Hashable, Codable, CustomStringConvertible {
     case string
     case int64
     case double
@@ -14,7 +14,7 @@ public indirect enum FieldType: Sendable, Hashable, Codable, CustomStringConvert
     case asset
     /// Latitude and longitude in degrees.
     case location
-    case list(FieldType)
+    indirect case list(FieldType)
 
     /// What `NUMBER PREFERRED AS …` names.
     public enum NumberPreference: String, Sendable, Hashable, Codable {
