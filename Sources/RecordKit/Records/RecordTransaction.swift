@@ -68,7 +68,7 @@ public final class RecordTransaction {
             let slot = try layout.slot(name)
             try encode(value, into: &encoded, slot: slot, layout: layout, record: &saved)
         }
-        let existing = try locate(record.recordName, preferring: record.recordType)
+        let existing = try locate(record.recordName)
         let now = Timestamp.milliseconds(Date())
         let changeTag = ChangeTag.next()
         let fieldColumns = layout.fieldColumns
@@ -116,7 +116,7 @@ public final class RecordTransaction {
     /// Changes only `fields` of an existing record; a `nil` value removes the field's value.
     public func update(recordType: String, recordName: String, fields: [String: Value?], ifChangeTag: String? = nil) throws -> Record {
         let layout = try snapshot.layout(recordType)
-        guard let existing = try locate(recordName, preferring: recordType), existing.recordType == recordType else {
+        guard let existing = try locate(recordName), existing.recordType == recordType else {
             throw RecordError(
                 .unknownItem,
                 "there is no \(recordType) record named '\(recordName)'",
@@ -216,20 +216,14 @@ public final class RecordTransaction {
         var createdAt: Int64
     }
 
-    /// Finds the record named `recordName`, probing `preferred`'s table first.
-    func locate(_ recordName: String, preferring preferred: String? = nil) throws -> Location? {
-        if let preferred, let layout = snapshot.layouts[preferred], let found = try locate(recordName, in: layout) {
-            return found
-        }
-        for layout in snapshot.storedLayouts where layout.recordType.name != preferred {
-            if let found = try locate(recordName, in: layout) { return found }
-        }
-        return nil
-    }
-
-    private func locate(_ recordName: String, in layout: TableLayout) throws -> Location? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: layout.locateSQL), arguments: [recordName]) else { return nil }
-        return Location(recordType: layout.recordType.name, rowID: row[0], changeTag: row[1], createdAt: row[2])
+    /// Finds the record named `recordName`, in whichever table holds it, with one statement
+    /// (one unique-index probe per record type).
+    func locate(_ recordName: String) throws -> Location? {
+        guard !snapshot.storedLayouts.isEmpty,
+              let row = try Row.fetchOne(db.cachedStatement(sql: snapshot.locateAnywhereSQL), arguments: [recordName])
+        else { return nil }
+        let layout = snapshot.storedLayouts[row[0]]
+        return Location(recordType: layout.recordType.name, rowID: row[1], changeTag: row[2], createdAt: row[3])
     }
 
     func forgetKnownRecordNames() {

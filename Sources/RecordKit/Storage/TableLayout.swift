@@ -26,8 +26,6 @@ struct TableLayout: Sendable {
     let insertSQL: String
     /// `UPDATE` of every field column, `_modifiedAt` and `_changeTag` of the row `_rowid = ?`.
     let replaceSQL: String
-    /// `SELECT _rowid, _changeTag, _createdAt … WHERE _recordName = ?`.
-    let locateSQL: String
     /// `SELECT <selection> … WHERE _rowid = ?`.
     let fetchByRowSQL: String
 
@@ -57,7 +55,6 @@ struct TableLayout: Sendable {
         insertSQL = "INSERT INTO \(table)(\(inserted.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: inserted.count).joined(separator: ", ")))"
         let assignments = (fieldNames + [SQLName.modifiedAt, SQLName.changeTag]).map { "\($0) = ?" }.joined(separator: ", ")
         replaceSQL = "UPDATE \(table) SET \(assignments) WHERE \(SQLName.rowID) = ?"
-        locateSQL = "SELECT _rowid, _changeTag, _createdAt FROM \(table) WHERE _recordName = ?"
         fetchByRowSQL = "SELECT \(selection) FROM \(table) WHERE \(SQLName.rowID) = ?"
     }
 
@@ -104,12 +101,19 @@ final class SchemaSnapshot: Sendable {
     /// The layouts of every stored record type, in name order.
     let storedLayouts: [TableLayout]
     let referringFields: [ReferringField]
+    /// One statement finding a recordName in every stored table: rows of (index in
+    /// ``storedLayouts``, `_rowid`, `_changeTag`, `_createdAt`); recordNames are unique across
+    /// types, so there is at most one row.
+    let locateAnywhereSQL: String
 
     init(version: Int, schema: Schema) {
         self.version = version
         self.schema = schema
         let stored = schema.recordTypes.filter { !$0.isCloudKitSystemType }
         storedLayouts = stored.map(TableLayout.init)
+        locateAnywhereSQL = storedLayouts.enumerated().map { index, layout in
+            "SELECT \(index), _rowid, _changeTag, _createdAt FROM \(layout.table) WHERE _recordName = ?1"
+        }.joined(separator: " UNION ALL ")
         layouts = Dictionary(uniqueKeysWithValues: storedLayouts.map { ($0.recordType.name, $0) })
         referringFields = stored.flatMap { type in
             type.userFields.compactMap { field in
