@@ -20,7 +20,7 @@ enum Report {
     }
 
     static func json(_ results: [Result], machine: String) throws -> String {
-        struct Document: Codable {
+        struct Document: Encodable {
             var machine: String
             var results: [Result]
         }

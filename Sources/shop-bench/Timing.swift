@@ -1,9 +1,19 @@
 import Foundation
 
-/// Timings of one piece of work over several repetitions.
-struct Timing: Codable {
+/// Timings of one piece of work over several repetitions (in JSON: the samples, the median and
+/// the spread).
+struct Timing: Encodable {
     /// Seconds per repetition, sorted.
     var samples: [Double]
+
+    private enum CodingKeys: String, CodingKey { case samples, median, spread }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(samples, forKey: .samples)
+        try container.encode(median, forKey: .median)
+        try container.encode(spread, forKey: .spread)
+    }
 
     var median: Double {
         let count = samples.count
@@ -27,10 +37,34 @@ struct Timing: Codable {
             try prepare()
             let start = ContinuousClock.now
             try body()
-            let elapsed = ContinuousClock.now - start
-            samples.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            samples.append(seconds(since: start))
         }
         return Timing(samples: samples.sorted())
+    }
+
+    /// The same for asynchronous work (the query language's `execute`). The body is awaited in
+    /// the calling task, so a repetition costs no task creation or thread hop of the benchmark's
+    /// own.
+    static func measure(
+        warmUp: Int = 1, repetitions: Int, prepare: () throws -> Void = {}, _ body: () async throws -> Void
+    ) async throws -> Timing {
+        for _ in 0..<warmUp {
+            try prepare()
+            try await body()
+        }
+        var samples: [Double] = []
+        for _ in 0..<repetitions {
+            try prepare()
+            let start = ContinuousClock.now
+            try await body()
+            samples.append(seconds(since: start))
+        }
+        return Timing(samples: samples.sorted())
+    }
+
+    private static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 }
 

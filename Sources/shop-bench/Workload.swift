@@ -1,5 +1,6 @@
-/// One row of the benchmark table.
-struct Result: Codable {
+/// One row of the benchmark table. Its JSON form adds the ratio, the budget as the table
+/// prints it and the verdict, so a reader of `--json` need not recompute them.
+struct Result: Encodable {
     var workload: String
     var engine: Timing?
     var raw: Timing?
@@ -29,6 +30,23 @@ struct Result: Codable {
         case .below(let limit): (absolute ?? .infinity) < limit
         case .medianBelow(let limit): (engine?.median ?? .infinity) < limit
         }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case workload, engine, raw, absolute, unit, budget, ratio, budgetText, verdict
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(workload, forKey: .workload)
+        try container.encodeIfPresent(engine, forKey: .engine)
+        try container.encodeIfPresent(raw, forKey: .raw)
+        try container.encodeIfPresent(absolute, forKey: .absolute)
+        try container.encodeIfPresent(unit, forKey: .unit)
+        try container.encode(budget, forKey: .budget)
+        try container.encodeIfPresent(ratio, forKey: .ratio)
+        try container.encode(budgetText, forKey: .budgetText)
+        try container.encode(passes ? "PASS" : "FAIL", forKey: .verdict)
     }
 
     var budgetText: String {
