@@ -1,11 +1,14 @@
 import Foundation
 import RecordKit
+import RecordQL
 
 /// The databases the workloads run on: an engine database and a raw one with the same rows.
 final class Bench {
     let sizes: Sizes
     let folder: URL
     let engine: RecordDatabase
+    /// The query language over `engine`, one for the whole run (its caches are per engine).
+    let language: RecordQLEngine
     let raw: RawSQLite
     var enginePath: String { folder.appendingPathComponent("engine.sqlite").path }
 
@@ -30,6 +33,7 @@ final class Bench {
         engine = try RecordDatabase(path: folder.appendingPathComponent("engine.sqlite").path)
         // As the story adds it: `schema add-field Items number INT64`, no index flags.
         try engine.addField(FieldDefinition("number", .int64), to: "Items")
+        language = RecordQLEngine(database: engine)
         raw = try RawSQLite(path: folder.appendingPathComponent("raw.sqlite").path)
         try raw.execute(DataSet.rawSchema)
         log("generating \(sizes.items) items in \(DataSet.listCount) lists")

@@ -23,18 +23,13 @@ extension Bench {
     }
 
     func canonicalQuery() throws -> Result {
-        let query = Query("Items", predicate: PredicateField("list") == .string(DataSet.listRecordName(7)), sort: [SortDescriptor("name")], limit: 50)
+        let query = CanonicalQuery.engine
         let engineTiming = try Timing.measure(repetitions: sizes.repetitions * 40) {
-            try verify(try engine.records(matching: query).count == 50, "the query returns 50 items")
+            try verify(try engine.records(matching: query).count == CanonicalQuery.limit, "the query returns 50 items")
         }
-        let select = try raw.prepare("SELECT recordName, name, list, number FROM items WHERE list = ? ORDER BY name, recordName LIMIT 50")
+        let select = try raw.prepare(CanonicalQuery.sql)
         let rawTiming = try Timing.measure(repetitions: sizes.repetitions * 40) {
-            select.bind([DataSet.listRecordName(7)])
-            var rows: [(String?, String?, String?, Int64?)] = []
-            while try select.step() {
-                rows.append((select.text(0), select.text(1), select.text(2), select.isNull(3) ? nil : select.int64(3)))
-            }
-            try verify(rows.count == 50, "the raw query returns 50 rows")
+            try verify(try CanonicalQuery.rows(select).count == CanonicalQuery.limit, "the raw query returns 50 rows")
         }
         return Result(workload: "query list == X sorted by name, limit 50, on \(sizes.items.formatted()) Items (engine API)", engine: engineTiming, raw: rawTiming, budget: .ratio(3))
     }

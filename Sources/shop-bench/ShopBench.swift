@@ -57,16 +57,19 @@ struct ShopBench: AsyncParsableCommand {
 }
 
 extension Bench {
-    /// Every workload, in table order.
+    /// Every workload, in table order: DESIGN.md §9's first, in its order.
     var workloads: [(String, () async throws -> Result)] {
         [
             ("save batch", saveBatch),
             ("canonical query", canonicalQuery),
+            ("language query, text seen before", languageQuerySeen),
+            ("language query, new text", languageQueryNew),
             ("cascade delete", cascadeDelete),
             ("streaming memory", streamingMemory),
             ("fetch by recordName", fetchByRecordName),
             ("update each", updateEach),
             ("paginate", paginate),
+            ("language lists with items", languageListsWithItems),
         ]
     }
 }
