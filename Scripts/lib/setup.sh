@@ -27,3 +27,11 @@ shop_install_python_modules() {
         python3 -m pip install --quiet "$package"
     done
 }
+
+# SQLite's shell, which the benchmark runs beside `shop` (both as whole processes).
+shop_install_sqlite_shell() {
+    command -v sqlite3 >/dev/null && return 0
+    echo "setup: installing sqlite3" >&2
+    shop_as_root apt-get update
+    DEBIAN_FRONTEND=noninteractive shop_as_root apt-get install -y sqlite3
+}

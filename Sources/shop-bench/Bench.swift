@@ -11,6 +11,7 @@ final class Bench {
     let language: RecordQLEngine
     let raw: RawSQLite
     var enginePath: String { folder.appendingPathComponent("engine.sqlite").path }
+    var rawPath: String { folder.appendingPathComponent("raw.sqlite").path }
 
     /// How much data each workload uses (full per DESIGN.md §9, or `--quick`).
     struct Sizes {
@@ -20,10 +21,14 @@ final class Bench {
         var fetches: Int
         var updates: Int
         var paginated: Int
+        /// Lines of the `shop -f` script.
+        var scriptCommands: Int
         var repetitions: Int
 
-        static let full = Sizes(items: 1_000_000, batch: 100_000, cascade: 10_000, fetches: 1_000, updates: 10_000, paginated: 100_000, repetitions: 5)
-        static let quick = Sizes(items: 20_000, batch: 5_000, cascade: 1_000, fetches: 200, updates: 500, paginated: 5_000, repetitions: 3)
+        static let full = Sizes(
+            items: 1_000_000, batch: 100_000, cascade: 10_000, fetches: 1_000, updates: 10_000, paginated: 100_000, scriptCommands: 10_000, repetitions: 5
+        )
+        static let quick = Sizes(items: 20_000, batch: 5_000, cascade: 1_000, fetches: 200, updates: 500, paginated: 5_000, scriptCommands: 2_000, repetitions: 3)
     }
 
     init(sizes: Sizes, folder: URL) throws {

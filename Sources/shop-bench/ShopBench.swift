@@ -65,10 +65,12 @@ extension Bench {
             ("language query, text seen before", languageQuerySeen),
             ("language query, new text", languageQueryNew),
             ("cascade delete", cascadeDelete),
+            ("shop items", shopItems),
             ("streaming memory", streamingMemory),
             ("fetch by recordName", fetchByRecordName),
             ("update each", updateEach),
             ("paginate", paginate),
+            ("shop script", shopScript),
             ("language lists with items", languageListsWithItems),
         ]
     }
