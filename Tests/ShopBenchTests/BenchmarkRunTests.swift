@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+/// The benchmark keeps working: `shop-bench --quick --json` (the debug build, about 20 s) runs
+/// every workload, each of which checks it did its work, and reports finite, positive figures
+/// and a verdict for each. Timings are not asserted: budgets are for Scripts/bench, in release.
+@Suite struct BenchmarkRunTests {
+    /// The rows `shop-bench` prints, DESIGN.md §9's seven and the others.
+    static let workloadCount = 12
+
+    @Test func everyWorkloadRunsAndReportsFiguresAndAVerdict() throws {
+        let report = try BenchmarkBinary.runQuick()
+        #expect(report.machine.hasPrefix("machine: "))
+        #expect(report.results.count == Self.workloadCount, "rows: \(report.results.map(\.workload))")
+        for result in report.results {
+            let label = Comment(rawValue: result.workload)
+            #expect(!result.workload.isEmpty)
+            #expect(["PASS", "FAIL"].contains(result.verdict), label)
+            #expect(!result.budgetText.isEmpty, label)
+            if let absolute = result.absolute {
+                #expect(absolute.isFinite && absolute > 0, label)
+                #expect(result.engine == nil, label)
+            } else {
+                let engine = try #require(result.engine, label)
+                #expect(engine.isValid, label)
+                if let raw = result.raw {
+                    #expect(raw.isValid, label)
+                    let ratio = try #require(result.ratio, label)
+                    #expect(ratio.isFinite && ratio > 0, label)
+                }
+            }
+        }
+        // The rows of DESIGN.md §9 come first, in its order.
+        let first = report.results.prefix(7).map(\.workload)
+        #expect(first.count == 7)
+        #expect(first.first?.hasPrefix("save ") == true)
+        #expect(first.contains { $0.contains("never seen before") })
+        #expect(first.contains { $0.hasPrefix("shop --db BIG -e 'items L7'") })
+    }
+}
+
+/// What `shop-bench --json` prints.
+struct BenchmarkReport: Decodable {
+    struct Timing: Decodable {
+        var samples: [Double]
+        var median: Double
+        var spread: Double
+
+        var isValid: Bool {
+            !samples.isEmpty && samples.allSatisfy { $0.isFinite && $0 > 0 } && median.isFinite && median > 0 && spread.isFinite && spread >= 0
+        }
+    }
+
+    struct Row: Decodable {
+        var workload: String
+        var engine: Timing?
+        var raw: Timing?
+        var absolute: Double?
+        var ratio: Double?
+        var budgetText: String
+        var verdict: String
+    }
+
+    var machine: String
+    var results: [Row]
+}
+
+/// The `shop-bench` executable built beside the tests (with `shop` next to it).
+enum BenchmarkBinary {
+    /// The package root (this file is Tests/ShopBenchTests/BenchmarkRunTests.swift).
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static var path: String? {
+        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("shop-bench").path
+        let candidates = [besideTests, packageRoot.appendingPathComponent(".build/debug/shop-bench").path]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Runs `shop-bench --quick --json` and decodes its report; its progress goes to a file
+    /// that is shown when it fails.
+    static func runQuick(timeout: TimeInterval = 300) throws -> BenchmarkReport {
+        guard let path else {
+            throw BenchmarkRunError("shop-bench is not built next to the tests; run swift build --build-tests first")
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shop-bench-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("report.json")
+        let log = folder.appendingPathComponent("progress.txt")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = ["--quick", "--json", "--folder", folder.appendingPathComponent("data").path]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = try FileHandle(forWritingTo: log)
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+            throw BenchmarkRunError("shop-bench --quick did not finish within \(Int(timeout)) s:\n\(try String(contentsOf: log, encoding: .utf8))")
+        }
+        guard process.terminationStatus == 0 else {
+            throw BenchmarkRunError("shop-bench --quick failed (status \(process.terminationStatus)):\n\(try String(contentsOf: log, encoding: .utf8))")
+        }
+        return try JSONDecoder().decode(BenchmarkReport.self, from: Data(contentsOf: output))
+    }
+}
+
+struct BenchmarkRunError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
