@@ -70,6 +70,11 @@ enum ResponseData<Field: Decodable> {
 
     static func decode(_ response: GraphQLResponse) throws -> [String: Field] {
         guard response.isSuccess else { throw BenchError("the query failed: \(response.json)") }
-        return try JSONDecoder().decode(Envelope.self, from: Data(response.json.utf8)).data
+        return try decode(json: response.json)
+    }
+
+    /// The same from response text (a raw side's).
+    static func decode(json: String) throws -> [String: Field] {
+        try JSONDecoder().decode(Envelope.self, from: Data(json.utf8)).data
     }
 }

@@ -92,6 +92,12 @@ final class RawSQLite {
             return String(cString: pointer)
         }
 
+        /// The bytes of a text column, without making a `String` of them; `nil` for NULL.
+        func withText<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T? {
+            guard let pointer = sqlite3_column_text(statement, column) else { return nil }
+            return try body(UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(statement, column))))
+        }
+
         func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
 
         func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
