@@ -1,8 +1,8 @@
 import ArgumentParser
 import RecordKit
 
-/// Turns the words of one command line into a ``ShopCommand`` with swift-argument-parser's
-/// `parseAsRoot(_:)`, and its failures into `invalidArguments` errors that say what was wrong,
+/// Turns the words of one command line into a ``ShopCommand`` with swift-argument-parser (the
+/// command named by the leading words parses the rest with `parseAsRoot(_:)`), and its failures into `invalidArguments` errors that say what was wrong,
 /// suggest the command meant ("did you mean") and show the usage.
 enum CommandParser {
     /// The command `words` spell; `-h` or `--help` anywhere asks for the command's help.
@@ -13,7 +13,14 @@ enum CommandParser {
         let path = try resolve(words)
         let parsed: any ParsableCommand
         do {
-            parsed = try ShopCommands.parseAsRoot(words)
+            // The words naming the command are resolved already: only its own arguments are
+            // parsed, with its own definition (much cheaper than parsing the whole command tree
+            // per script line).
+            if let leaf = path.commands.last {
+                parsed = try parseArguments(Array(words[path.length...]), as: leaf)
+            } else {
+                parsed = try ShopCommands.parseAsRoot(words)
+            }
         } catch {
             throw failure(error, command: path.commands.last)
         }
@@ -25,6 +32,10 @@ enum CommandParser {
             )
         }
         return command
+    }
+
+    private static func parseArguments<Command: ParsableCommand>(_ arguments: [String], as command: Command.Type) throws -> any ParsableCommand {
+        try Command.parseAsRoot(arguments)
     }
 
     /// `words` parsed as arguments of `command` alone (`explain items …`).
