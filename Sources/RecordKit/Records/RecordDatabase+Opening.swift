@@ -1,8 +1,9 @@
 import GRDB
 
 extension RecordDatabase {
-    /// Opens the storage at `location` (in memory when `nil`): refuses a file migrated by a newer
-    /// version, runs the engine's migrations and applies `bootstrap` to a new database.
+    /// Opens the storage at `location` (in memory when `nil`): refuses, untouched, a file of
+    /// another program or one migrated by a newer version (``ExistingFileCheck``), runs the
+    /// engine's migrations and applies `bootstrap` to a new database.
     ///
     /// Several processes may open a new file at the same moment; this is safe to run again when
     /// the file was busy (``BusyRetry``), and a migration that fails because another process
@@ -10,16 +11,14 @@ extension RecordDatabase {
     static func openStorage(at location: String?, configuration: Configuration, bootstrap: Schema?) throws -> any DatabaseWriter {
         let writer: any DatabaseWriter
         if let location {
+            try ExistingFileCheck.check(location)
             writer = try DatabasePool(path: location, configuration: configuration)
         } else {
             writer = try DatabaseQueue(configuration: configuration)
         }
         try writer.write { db in
             if try InternalTables.migrator.hasBeenSuperseded(db) {
-                throw RecordError(
-                    .invalidArguments,
-                    "\(location ?? "the database") was written by a newer version of shop; open it with that version"
-                )
+                throw InternalTables.newerVersion(location)
             }
         }
         do {
