@@ -47,7 +47,7 @@ struct MutationPlan {
             case (.create(let name), _), (.update(let name), _):
                 let (type, names) = try QueryPlan.recordType(name, context: context, field: field)
                 let projection = try ProjectionBuilder(collector: collector).projection(field.selectionSets, of: type, names: names, path: path)
-                step = .save(operation, recordType: name, projection)
+                step = .save(operation, recordType: name, ResponseLimits.capped(projection))
             case (.delete(let name), .delete(let recordName)):
                 step = .delete(recordType: name, recordName: recordName, try Self.deleteMembers(field, collector: collector))
             case (.delete, _):

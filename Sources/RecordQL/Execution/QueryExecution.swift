@@ -15,6 +15,7 @@ enum QueryExecution {
                 throw GraphQLFailure(engineError: error, at: field.node, path: [.key(field.key)])
             }
         }
+        try ResponseLimits.check(plan, results: results, schema: transaction.schema)
         return results
     }
 

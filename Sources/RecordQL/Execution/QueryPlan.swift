@@ -45,14 +45,15 @@ struct QueryPlan {
             case (_, .list(let name)?):
                 let (recordType, names) = try Self.recordType(name, context: context, field: field)
                 let arguments = try ArgumentValues(of: field, in: rootType, context: context, variables: request.variables)
-                let query = try Self.translate(field, path: path) { () throws(RecordError) in try context.generated.query(name, arguments: arguments.map) }
+                var query = try Self.translate(field, path: path) { () throws(RecordError) in try context.generated.query(name, arguments: arguments.map) }
+                query.limit = ResponseLimits.capped(query.limit)
                 let projection = try ProjectionBuilder(collector: collector).projection(field.selectionSets, of: recordType, names: names, path: path)
-                step = .records(query, projection)
+                step = .records(query, ResponseLimits.capped(projection))
             case (_, .page(let name)?):
                 let (recordType, names) = try Self.recordType(name, context: context, field: field)
                 let arguments = try ArgumentValues(of: field, in: rootType, context: context, variables: request.variables)
                 var query = try Self.translate(field, path: path) { () throws(RecordError) in try context.generated.query(name, arguments: arguments.map) }
-                query.limit = query.limit ?? Self.defaultPageSize
+                query.limit = ResponseLimits.capped(query.limit ?? Self.defaultPageSize)
                 let after = try Self.translate(field, path: path) { () throws(RecordError) in try context.generated.cursor(name, arguments: arguments.map) }
                 let members = try Self.pageMembers(field, recordType: recordType, names: names, collector: collector)
                 step = .page(query, after: after, members)
@@ -102,7 +103,7 @@ struct QueryPlan {
             case GraphQLNames.pageRecordsField:
                 let projection = try ProjectionBuilder(collector: collector)
                     .projection(member.selectionSets, of: recordType, names: names, path: [.key(field.key), .key(member.key)])
-                members.append(.records(key: member.key, projection))
+                members.append(.records(key: member.key, ResponseLimits.capped(projection)))
             case GraphQLNames.pageCursorField:
                 members.append(.cursor(key: member.key))
             case "__typename":
