@@ -6,6 +6,7 @@ extension RecordError {
     /// that says what to do (busy, disk full, read-only, not a database), keeping the cause.
     static func wrapping(_ error: any Error, path: String?) -> RecordError {
         if let error = error as? RecordError { return error }
+        if let limit = sqliteLimit(error) { return limit }
         let file = path ?? "the in-memory database"
         guard let error = error as? DatabaseError else {
             return RecordError(.internalError, "unexpected failure on \(file): \(error)", underlyingError: UncheckedCause(error))

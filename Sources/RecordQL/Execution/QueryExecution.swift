@@ -68,6 +68,8 @@ extension GraphQLFailure {
             self = error.running()
         } else if let error = error as? RecordError {
             self.init(error, at: node, path: path, ran: true)
+        } else if let limit = RecordError.sqliteLimit(error) {
+            self.init(limit, at: node, path: path, ran: true)
         } else {
             self.init(.internalError, "the field failed unexpectedly: \(error)", at: [node], path: path, ran: true)
         }
