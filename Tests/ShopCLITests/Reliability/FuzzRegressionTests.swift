@@ -35,7 +35,12 @@ struct FuzzRegressionTests {
     @Test(arguments: inputs("predicate"))
     func predicateInputsParseOrFailCleanlyPrintBackAndRun(_ input: KeptInput) async throws {
         guard let predicate = try? PredicateParser.parse(input.text) else { return }
-        #expect(try PredicateParser.parse(predicate.description) == predicate, "printed as \(predicate.description.debugDescription)")
+        do {
+            #expect(try PredicateParser.parse(predicate.description) == predicate, "printed as \(predicate.description.debugDescription)")
+        } catch {
+            // Escapes make the printed form longer than the text: past the limit it cannot read back.
+            #expect(error.code == .limitExceeded && predicate.description.unicodeScalars.count > PredicateParser.maximumLength, "\(error)")
+        }
         let (database, _) = try await FuzzFixture.make()
         for recordType in ["T", "Items"] {
             do {
