@@ -60,7 +60,7 @@ struct ShoppingModel: Equatable, CustomStringConvertible {
         let list = lists.keys.sorted().randomElement(using: &random)!
         let items = lists[list]!.sorted()
         switch roll {
-        case ..<60, _ where items.isEmpty && roll < 85:
+        case _ where roll < 60 || (items.isEmpty && roll < 85):
             let item = freshName("item", using: &random)
             lists[list]!.insert(item)
             return "item add \(list) \(item)"
