@@ -78,7 +78,9 @@ public final class RecordDatabase: Sendable {
         }
     }
 
-    /// Runs `body` on a consistent snapshot of the database, concurrently with writes.
+    /// Runs `body` on a consistent snapshot of the database, concurrently with writes. Like a
+    /// write, it runs again when SQLite reports the file busy (in practice only while another
+    /// process recovers the file after a crash, before any row is read).
     public func read<T>(_ body: (RecordTransaction) throws -> T) throws(RecordError) -> T {
         do {
             return try BusyRetry.run {
