@@ -47,6 +47,16 @@ struct LimitBoundaryTests {
         Self.expectLimitExceeded(await shop.run("{ ItemsPage(limit: 10000) { records { name list { name } } cursor } }"), saying: "more than 10000 records")
     }
 
+    @Test func theMaximumIsTheEngines() async throws {
+        let shop = try Self.shop(items: 20)
+        let small = RecordQLEngine(database: shop.database, maximumResponseRecords: 20)
+        #expect(await small.execute("{ Items { name } }").isSuccess)
+        Self.expectLimitExceeded(await small.execute("{ Lists { name Items { name } } }"), saying: "more than 20 records")
+        let unlimited = RecordQLEngine(database: shop.database, maximumResponseRecords: nil)
+        let everything = await unlimited.execute("{ Lists { name Items { name } } }")
+        #expect(everything.json.components(separatedBy: "\"item ").count - 1 == 20)
+    }
+
     @Test func aMutationWhoseResponseWouldBeTooLargeAppliesNothing() async throws {
         let shop = try Self.shop(items: 10_000)
         let before = try shop.database.fetch(recordName: "L1")

@@ -20,7 +20,7 @@ enum MutationExecution {
                 throw GraphQLFailure(engineError: error, at: field.node, path: [.key(field.key)])
             }
         }
-        try ResponseLimits.check(saved: saved, schema: transaction.schema)
+        try ResponseLimits.check(saved: saved, maximum: plan.maximumRecords, schema: transaction.schema)
         return "{" + members.joined(separator: ",") + "}"
     }
 

@@ -3,7 +3,7 @@ import RecordKit
 /// ``ResponseLimits`` applied to what queries and mutations return.
 extension ResponseLimits {
     /// Fails when the root fields of a query, answered with `results` (JSON texts by position in
-    /// the plan), hold more than ``maximumRecords`` records together.
+    /// the plan), hold more than the plan's maximum of records together.
     static func check(_ plan: QueryPlan, results: [String?], schema: Schema) throws(GraphQLFailure) {
         var bound: Int? = 0
         for field in plan.fields {
@@ -18,7 +18,7 @@ extension ResponseLimits {
                 continue
             }
         }
-        try check(bound: bound) {
+        try check(bound: bound, maximum: plan.maximumRecords) {
             zip(plan.fields, results).flatMap { field, result -> [(JSONValue?, Projection)] in
                 guard let result else { return [] }
                 switch field.step {
@@ -38,14 +38,14 @@ extension ResponseLimits {
     }
 
     /// Fails when the records a mutation saved, each projected as its selection asks (`saved`:
-    /// the JSON object, the record type, the projection), hold more than ``maximumRecords``
-    /// records together; the mutation's transaction then rolls back.
-    static func check(saved: [(json: String, recordType: String, projection: Projection)], schema: Schema) throws(GraphQLFailure) {
+    /// the JSON object, the record type, the projection), hold more than `maximum` records
+    /// together; the mutation's transaction then rolls back.
+    static func check(saved: [(json: String, recordType: String, projection: Projection)], maximum: Int?, schema: Schema) throws(GraphQLFailure) {
         var bound: Int? = 0
         for record in saved {
             bound = sum(bound, self.bound(limit: 1, of: record.recordType, record.projection, in: schema))
         }
-        try check(bound: bound) {
+        try check(bound: bound, maximum: maximum) {
             saved.map { (JSONValue(parsing: $0.json), $0.projection) }
         }
     }

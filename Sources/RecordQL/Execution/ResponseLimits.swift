@@ -4,7 +4,8 @@ import RecordKit
 /// field, the records their references resolve to and the referring records listed under them,
 /// for a query or for what a mutation returns. Past it the request fails with `limitExceeded`
 /// (a mutation then applies nothing), telling the client to ask for fewer with `limit:` or to
-/// page through the records with the `…Page` field.
+/// page through the records with the `…Page` field. The maximum is the engine's
+/// ``RecordQLEngine/maximumResponseRecords`` (10,000 unless set; `nil` for none).
 ///
 /// Enforced in two steps. While planning, every list in the request (a root field, a page, the
 /// referrers under a record) is limited to one record more than the maximum, so SQLite never
@@ -12,22 +13,27 @@ import RecordKit
 /// following the projection; that count is skipped when the limits the request gives already
 /// bound the response below the maximum (the usual `limit: 50` query pays nothing).
 enum ResponseLimits {
-    /// The most records in one response.
-    static let maximumRecords = 10_000
+    /// The most records in one response, unless the engine says otherwise.
+    static let maximumRecords = RecordQLEngine.defaultMaximumResponseRecords
 
-    /// `limit` lowered so that one list never holds more than one record past the maximum.
-    static func capped(_ limit: Int?) -> Int {
-        min(limit ?? Int.max, maximumRecords + 1)
+    /// `limit` lowered so that one list never holds more than one record past `maximum`.
+    static func capped(_ limit: Int?, maximum: Int?) -> Int? {
+        guard let maximum else { return limit }
+        return min(limit ?? Int.max, maximum + 1)
     }
 
     /// `projection` with the referrers listed at every depth capped the same way.
-    static func capped(_ projection: Projection) -> Projection {
-        Projection(projection.members.map { member in
+    static func capped(_ projection: Projection, maximum: Int?) -> Projection {
+        guard maximum != nil else { return projection }
+        return Projection(projection.members.map { member in
             switch member.value {
             case .reference(let field, let projections):
-                return Projection.Member(member.key, .reference(field: field, projections.mapValues(capped)))
+                return Projection.Member(member.key, .reference(field: field, projections.mapValues { capped($0, maximum: maximum) }))
             case .referrers(let type, let field, let predicate, let sort, let limit, let inner):
-                return Projection.Member(member.key, .referrers(recordType: type, field: field, predicate: predicate, sort: sort, limit: capped(limit), capped(inner)))
+                return Projection.Member(
+                    member.key,
+                    .referrers(recordType: type, field: field, predicate: predicate, sort: sort, limit: capped(limit, maximum: maximum), capped(inner, maximum: maximum))
+                )
             default:
                 return member
             }
@@ -35,22 +41,23 @@ enum ResponseLimits {
     }
 
     /// Fails when the records in `values` (each parsed JSON projected by its projection: a
-    /// record, an array of them, or null) are more than ``maximumRecords`` together. `bound` is
+    /// record, an array of them, or null) are more than `maximum` together. `bound` is
     /// what the request's limits allow at most, when they bound it; within the maximum the JSON
     /// is not even parsed.
-    static func check(bound: Int?, _ values: () -> [(JSONValue?, Projection)]) throws(GraphQLFailure) {
-        if let bound, bound <= maximumRecords { return }
+    static func check(bound: Int?, maximum: Int?, _ values: () -> [(JSONValue?, Projection)]) throws(GraphQLFailure) {
+        guard let maximum else { return }
+        if let bound, bound <= maximum { return }
         var count = 0
         for case (let value?, let projection) in values() {
             count += records(in: value, projection)
-            if count > maximumRecords { throw tooMany() }
+            if count > maximum { throw tooMany(maximum) }
         }
     }
 
-    static func tooMany() -> GraphQLFailure {
+    static func tooMany(_ maximum: Int) -> GraphQLFailure {
         GraphQLFailure(
             .limitExceeded,
-            "the response would hold more than \(maximumRecords) records; ask for fewer with limit:, or page through them with the …Page field and its cursor",
+            "the response would hold more than \(maximum) records; ask for fewer with limit:, or page through them with the …Page field and its cursor",
             ran: true
         )
     }
