@@ -10,7 +10,8 @@ extension Predicate: CustomStringConvertible {
     /// ``Literal/value(_:)`` literals print as the closest untyped literal (a reference as its
     /// quoted recordName) and come back untyped. `.and([])` prints as `TRUEPREDICATE`, `.or([])`
     /// as `FALSEPREDICATE`, a one-element `.and`/`.or` as its element, and infinite or NaN
-    /// doubles as `inf`/`nan`; these few do not read back.
+    /// doubles as `inf`/`nan`; these few do not read back. Nor does a text whose escapes make
+    /// it longer than ``PredicateParser/maximumLength``.
     public var description: String {
         switch self {
         case .all:

@@ -57,25 +57,7 @@ public final class RecordDatabase: Sendable {
             }
         }
         do {
-            if let location {
-                writer = try DatabasePool(path: location, configuration: configuration)
-            } else {
-                writer = try DatabaseQueue(configuration: configuration)
-            }
-            try writer.write { db in
-                if try InternalTables.migrator.hasBeenSuperseded(db) {
-                    throw RecordError(
-                        .invalidArguments,
-                        "\(location ?? "the database") was written by a newer version of shop; open it with that version"
-                    )
-                }
-            }
-            try InternalTables.migrator.migrate(writer)
-            try writer.write { db in
-                guard try SchemaStorage.version(db) == 0 else { return }
-                let initial = try bootstrap ?? Schema.shopping
-                _ = try SchemaStorage.apply(Schema().changes(to: initial), to: Schema(), in: db)
-            }
+            writer = try BusyRetry.run { try Self.openStorage(at: location, configuration: configuration, bootstrap: bootstrap) }
         } catch {
             throw RecordError.wrapping(error, path: location)
         }
@@ -84,22 +66,30 @@ public final class RecordDatabase: Sendable {
     // MARK: Transactions
 
     /// Runs `body` in one write transaction: everything it does commits together, or nothing
-    /// does if it throws.
+    /// does if it throws. When SQLite reports the file busy (another process holds it), the
+    /// transaction rolls back and `body` runs again, for up to 10 seconds: keep its effects
+    /// inside the transaction.
     public func write<T>(_ body: (RecordTransaction) throws -> T) throws(RecordError) -> T {
         do {
-            return try writer.write { db in
-                try body(RecordTransaction(db, snapshot: try snapshot(db)))
+            return try BusyRetry.run {
+                try writer.write { db in
+                    try body(RecordTransaction(db, snapshot: try snapshot(db)))
+                }
             }
         } catch {
             throw RecordError.wrapping(error, path: path)
         }
     }
 
-    /// Runs `body` on a consistent snapshot of the database, concurrently with writes.
+    /// Runs `body` on a consistent snapshot of the database, concurrently with writes. Like a
+    /// write, it runs again when SQLite reports the file busy (in practice only while another
+    /// process recovers the file after a crash, before any row is read).
     public func read<T>(_ body: (RecordTransaction) throws -> T) throws(RecordError) -> T {
         do {
-            return try writer.read { db in
-                try body(RecordTransaction(db, snapshot: try snapshot(db)))
+            return try BusyRetry.run {
+                try writer.read { db in
+                    try body(RecordTransaction(db, snapshot: try snapshot(db)))
+                }
             }
         } catch {
             throw RecordError.wrapping(error, path: path)

@@ -10,8 +10,9 @@ public final class RecordTransaction {
     let db: Database
     let snapshot: SchemaSnapshot
     /// Record types of recordNames known to exist in this transaction, so reference targets
-    /// shared by many records of a batch are looked up once. Cleared by deletes.
-    private var knownRecordTypes: [String: String] = [:]
+    /// shared by many records of a batch are looked up once. Cleared by deletes. Keyed by the
+    /// exact bytes of the name, as storage compares them (``ExactName``).
+    private var knownRecordTypes: [ExactName: String] = [:]
 
     init(_ db: Database, snapshot: SchemaSnapshot) {
         self.db = db
@@ -106,7 +107,7 @@ public final class RecordTransaction {
             )
             try db.cachedStatement(sql: layout.insertSQL).execute(arguments: arguments)
             saved.createdAt = Timestamp.date(milliseconds: now)
-            knownRecordTypes[record.recordName] = record.recordType
+            knownRecordTypes[ExactName(record.recordName)] = record.recordType
         }
         saved.modifiedAt = Timestamp.date(milliseconds: now)
         saved.changeTag = changeTag
@@ -170,7 +171,7 @@ public final class RecordTransaction {
     /// type needs the target, when it exists, to be of that type.
     private func checkTarget(of reference: Reference, field: FieldDefinition, in recordType: String) throws {
         guard reference.action == .deleteSelf || field.referencedType != nil else { return }
-        let targetType = try knownRecordTypes[reference.recordName] ?? locate(reference.recordName)?.recordType
+        let targetType = try knownRecordTypes[ExactName(reference.recordName)] ?? locate(reference.recordName)?.recordType
         guard let targetType else {
             guard reference.action != .deleteSelf else {
                 throw RecordError(
@@ -181,7 +182,7 @@ public final class RecordTransaction {
             }
             return
         }
-        knownRecordTypes[reference.recordName] = targetType
+        knownRecordTypes[ExactName(reference.recordName)] = targetType
         if let expected = field.referencedType, expected != targetType {
             throw RecordError(
                 .referenceViolation,

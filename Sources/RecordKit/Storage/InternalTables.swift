@@ -45,4 +45,12 @@ enum InternalTables {
         }
         return migrator
     }()
+
+    /// The error for a database whose migrations this version does not know.
+    static func newerVersion(_ path: String?) -> RecordError {
+        RecordError(
+            .invalidArguments,
+            "\(path ?? "the database") was written by a newer version of shop (its storage format is newer than this version knows); open it with that version, or pass another --db path"
+        )
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 extension RecordError {
@@ -5,6 +6,7 @@ extension RecordError {
     /// that says what to do (busy, disk full, read-only, not a database), keeping the cause.
     static func wrapping(_ error: any Error, path: String?) -> RecordError {
         if let error = error as? RecordError { return error }
+        if let limit = sqliteLimit(error) { return limit }
         let file = path ?? "the in-memory database"
         guard let error = error as? DatabaseError else {
             return RecordError(.internalError, "unexpected failure on \(file): \(error)", underlyingError: UncheckedCause(error))
@@ -16,8 +18,12 @@ extension RecordError {
             (.limitExceeded, "\(file) is full (no disk space or page limit reached); free space and retry — nothing was written")
         case .SQLITE_READONLY:
             (.invalidArguments, "\(file) is read-only; check its permissions (and those of its folder) or open a writable copy")
+        case .SQLITE_CANTOPEN where path.map(isFolder) == true:
+            (.invalidArguments, "cannot open \(file): it is a folder, not a database file; pass the path of a file in it")
         case .SQLITE_CANTOPEN:
             (.invalidArguments, "cannot open \(file): its folder does not exist or is not writable; create it or pass another --db path")
+        case .SQLITE_IOERR:
+            (.internalError, "cannot read or write \(file): disk I/O error (the disk may be full or failing); free space or check the disk and retry — a change that failed was not saved")
         case .SQLITE_NOTADB, .SQLITE_CORRUPT:
             (.invalidArguments, "\(file) is not a shop database (or is damaged); pass another --db path")
         case .SQLITE_TOOBIG:
@@ -27,6 +33,12 @@ extension RecordError {
         }
         return RecordError(code, message, underlyingError: error)
     }
+}
+
+/// Whether `path` names an existing folder.
+private func isFolder(_ path: String) -> Bool {
+    var isDirectory: ObjCBool = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
 }
 
 /// Keeps a non-`Sendable` cause as the underlying error, by its description.

@@ -76,6 +76,9 @@ final class DocumentCache: Sendable {
         } catch {
             return .failure(GraphQLFailure(.invalidArguments, "the document cannot be parsed: \(error)"))
         }
+        if let failure = OperationUniqueness.failure(in: document) {
+            return .failure(failure)
+        }
         let errors = validate(schema: context.graphQLSchema, ast: document, rules: ValidationRules.rules(for: text, catalog: context.arguments))
         guard errors.isEmpty else {
             return .failure(GraphQLFailure(validationErrors: errors, context: context))

@@ -1,6 +1,8 @@
 /// Bounds checked on a request's text before it is parsed, so that no document can exhaust the
 /// stack of the recursive parser, validator or compiler: a length, and a nesting depth of
-/// `{}`, `[]` and `()` (strings and comments left out of the count).
+/// `{}`, `[]` and `()` (strings and comments left out of the count). The same scan refuses a
+/// `\u` escape cut short by the end of the document, on which GraphQLSwift 4.3's lexer reads
+/// past the end of the text and traps (found by `Scripts/fuzz graphql`).
 enum DocumentLimits {
     /// The longest document accepted, in bytes of UTF-8.
     static let maximumLength = 1 << 20
@@ -41,7 +43,7 @@ enum DocumentLimits {
                 case UInt8(ascii: "#"):
                     while index + 1 < bytes.count, bytes[index + 1] != UInt8(ascii: "\n") { index += 1 }
                 case UInt8(ascii: "\""):
-                    skipString()
+                    try skipString()
                 case UInt8(ascii: "\n"):
                     line += 1
                     lineStart = index + 1
@@ -53,11 +55,19 @@ enum DocumentLimits {
         }
 
         /// Moves `index` to the closing quote of the string starting at it.
-        private mutating func skipString() {
+        private mutating func skipString() throws(GraphQLFailure) {
             let isBlock = isTripleQuote(at: index)
             index += isBlock ? 3 : 1
             while index < bytes.count {
                 let byte = bytes[index]
+                if byte == UInt8(ascii: "\\") && !isBlock && index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "u") && index + 5 >= bytes.count {
+                    let location = GraphQLResponseError.Location(line: line, column: index - lineStart + 1)
+                    throw GraphQLFailure([GraphQLResponseError(
+                        .invalidArguments,
+                        "Syntax Error: the document ends inside a \\u escape; a \\u escape takes four hexadecimal digits",
+                        locations: [location]
+                    )], ran: false)
+                }
                 if byte == UInt8(ascii: "\\") {
                     // `\"` in a string; `\"""` in a block string, where `\` escapes nothing else.
                     index += isBlock ? (isTripleQuote(at: index + 1) ? 4 : 1) : 2

@@ -8,13 +8,19 @@ enum MutationExecution {
     /// The data object of the response, as JSON text.
     static func run(_ plan: MutationPlan, in transaction: RecordTransaction) throws(GraphQLFailure) -> String {
         var members: [String] = []
+        var saved: [(json: String, recordType: String, projection: Projection)] = []
         for field in plan.fields {
             do {
-                members.append(JSONWriter.string(field.key) + ":" + (try apply(field.step, in: transaction)))
+                let json = try apply(field.step, in: transaction)
+                members.append(JSONWriter.string(field.key) + ":" + json)
+                if case .save(_, let recordType, let projection) = field.step {
+                    saved.append((json, recordType, projection))
+                }
             } catch {
                 throw GraphQLFailure(engineError: error, at: field.node, path: [.key(field.key)])
             }
         }
+        try ResponseLimits.check(saved: saved, maximum: plan.maximumRecords, schema: transaction.schema)
         return "{" + members.joined(separator: ",") + "}"
     }
 

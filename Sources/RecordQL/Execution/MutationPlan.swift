@@ -23,12 +23,15 @@ struct MutationPlan {
     var fields: [PlannedField<Step>] = []
     /// The ID of `mutation @transaction(id: "…")`, which makes the operation idempotent.
     var transactionID: String?
+    /// The most records the response may hold (``ResponseLimits``).
+    var maximumRecords: Int?
 
     init(_ request: PreparedRequest) throws(GraphQLFailure) {
         let context = request.context
         let rootType = context.graphQLSchema.mutationType?.name ?? GraphQLNames.mutationType
         let collector = FieldCollector(request: request)
         transactionID = try Self.transactionID(of: request.operation, variables: request.variables)
+        maximumRecords = request.maximumRecords
         for field in try collector.collect([request.operation.selectionSet], on: rootType) {
             let path: [GraphQLResponseError.PathElement] = [.key(field.key)]
             guard field.name != "__typename" else {
@@ -47,7 +50,7 @@ struct MutationPlan {
             case (.create(let name), _), (.update(let name), _):
                 let (type, names) = try QueryPlan.recordType(name, context: context, field: field)
                 let projection = try ProjectionBuilder(collector: collector).projection(field.selectionSets, of: type, names: names, path: path)
-                step = .save(operation, recordType: name, projection)
+                step = .save(operation, recordType: name, ResponseLimits.capped(projection, maximum: request.maximumRecords))
             case (.delete(let name), .delete(let recordName)):
                 step = .delete(recordType: name, recordName: recordName, try Self.deleteMembers(field, collector: collector))
             case (.delete, _):

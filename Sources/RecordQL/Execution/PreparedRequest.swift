@@ -12,6 +12,8 @@ struct PreparedRequest: Sendable {
     let variables: [String: Map]
     /// Variables as the request gave them (GraphQLSwift's introspection coerces its own).
     let rawVariables: [String: Map]
+    /// The most records the response may hold (``RecordQLEngine/maximumResponseRecords``).
+    var maximumRecords: Int? = ResponseLimits.maximumRecords
 
     init(document: Document, context: SchemaContext, operationName: String?, variables: [String: Map]) throws(GraphQLFailure) {
         self.context = context

@@ -10,10 +10,15 @@ import RecordKit
 /// referrer fields with their own arguments. Projections are bounded in depth and size, so no
 /// document can make the compiled SQL explode.
 final class ProjectionBuilder {
-    /// The deepest nesting of references and referrers in one projection.
-    static let maximumDepth = 16
+    /// The deepest nesting of records in one projection (the root field's records count as
+    /// one level, each reference or referrer field one more): the SQL of deeper selections
+    /// passes the ~100 levels of SQLite's parser stack.
+    static let maximumDepth = 6
     /// The most members in all the projections of one root field.
     static let maximumMembers = 5_000
+    /// The most members of one record's object: SQLite's `json_object` takes at most 127
+    /// arguments (`SQLITE_MAX_FUNCTION_ARG`), a key and a value per member.
+    static let maximumMembersPerRecord = 63
 
     private let collector: FieldCollector
     private var context: SchemaContext { collector.request.context }
@@ -35,6 +40,12 @@ final class ProjectionBuilder {
             memberCount += 1
             guard memberCount <= Self.maximumMembers else {
                 throw GraphQLFailure(.limitExceeded, "the selection asks for more than \(Self.maximumMembers) values; select fewer fields", at: [field.node], path: path)
+            }
+            guard members.count < Self.maximumMembersPerRecord else {
+                throw GraphQLFailure(
+                    .limitExceeded, "the selection asks for more than \(Self.maximumMembersPerRecord) values of one \(recordType.name) record; select fewer",
+                    at: [field.node], path: path
+                )
             }
             let value = try self.value(of: field, in: recordType, names: names, path: path + [.key(field.key)])
             members.append(Projection.Member(field.key, value))

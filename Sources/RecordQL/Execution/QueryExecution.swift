@@ -15,6 +15,7 @@ enum QueryExecution {
                 throw GraphQLFailure(engineError: error, at: field.node, path: [.key(field.key)])
             }
         }
+        try ResponseLimits.check(plan, results: results, schema: transaction.schema)
         return results
     }
 
@@ -67,6 +68,8 @@ extension GraphQLFailure {
             self = error.running()
         } else if let error = error as? RecordError {
             self.init(error, at: node, path: path, ran: true)
+        } else if let limit = RecordError.sqliteLimit(error) {
+            self.init(limit, at: node, path: path, ran: true)
         } else {
             self.init(.internalError, "the field failed unexpectedly: \(error)", at: [node], path: path, ran: true)
         }

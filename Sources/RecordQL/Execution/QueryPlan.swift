@@ -28,10 +28,14 @@ struct QueryPlan {
     }
 
     var fields: [PlannedField<Step>] = []
+    /// The most records the response may hold (``ResponseLimits``).
+    let maximumRecords: Int?
 
     /// The plan of `request`, a query operation.
     init(_ request: PreparedRequest) throws(GraphQLFailure) {
         let context = request.context
+        let maximum = request.maximumRecords
+        maximumRecords = maximum
         let rootType = context.graphQLSchema.queryType?.name ?? GraphQLNames.queryType
         let collector = FieldCollector(request: request)
         for field in try collector.collect([request.operation.selectionSet], on: rootType) {
@@ -45,16 +49,17 @@ struct QueryPlan {
             case (_, .list(let name)?):
                 let (recordType, names) = try Self.recordType(name, context: context, field: field)
                 let arguments = try ArgumentValues(of: field, in: rootType, context: context, variables: request.variables)
-                let query = try Self.translate(field, path: path) { () throws(RecordError) in try context.generated.query(name, arguments: arguments.map) }
+                var query = try Self.translate(field, path: path) { () throws(RecordError) in try context.generated.query(name, arguments: arguments.map) }
+                query.limit = ResponseLimits.capped(query.limit, maximum: maximum)
                 let projection = try ProjectionBuilder(collector: collector).projection(field.selectionSets, of: recordType, names: names, path: path)
-                step = .records(query, projection)
+                step = .records(query, ResponseLimits.capped(projection, maximum: maximum))
             case (_, .page(let name)?):
                 let (recordType, names) = try Self.recordType(name, context: context, field: field)
                 let arguments = try ArgumentValues(of: field, in: rootType, context: context, variables: request.variables)
                 var query = try Self.translate(field, path: path) { () throws(RecordError) in try context.generated.query(name, arguments: arguments.map) }
-                query.limit = query.limit ?? Self.defaultPageSize
+                query.limit = ResponseLimits.capped(query.limit ?? Self.defaultPageSize, maximum: maximum)
                 let after = try Self.translate(field, path: path) { () throws(RecordError) in try context.generated.cursor(name, arguments: arguments.map) }
-                let members = try Self.pageMembers(field, recordType: recordType, names: names, collector: collector)
+                let members = try Self.pageMembers(field, recordType: recordType, names: names, collector: collector, maximum: maximum)
                 step = .page(query, after: after, members)
             case (_, .asset?):
                 let arguments = try ArgumentValues(of: field, in: rootType, context: context, variables: request.variables)
@@ -94,7 +99,8 @@ struct QueryPlan {
 
     /// The members a `TPage` selection asks for.
     private static func pageMembers(
-        _ field: FieldCollector.CollectedField, recordType: RecordType, names: GraphQLNameMap.RecordTypeNames, collector: FieldCollector
+        _ field: FieldCollector.CollectedField, recordType: RecordType, names: GraphQLNameMap.RecordTypeNames, collector: FieldCollector,
+        maximum: Int?
     ) throws(GraphQLFailure) -> [PageMember] {
         var members: [PageMember] = []
         for member in try collector.collect(field.selectionSets, on: names.pageType) {
@@ -102,7 +108,7 @@ struct QueryPlan {
             case GraphQLNames.pageRecordsField:
                 let projection = try ProjectionBuilder(collector: collector)
                     .projection(member.selectionSets, of: recordType, names: names, path: [.key(field.key), .key(member.key)])
-                members.append(.records(key: member.key, projection))
+                members.append(.records(key: member.key, ResponseLimits.capped(projection, maximum: maximum)))
             case GraphQLNames.pageCursorField:
                 members.append(.cursor(key: member.key))
             case "__typename":

@@ -23,12 +23,20 @@ import RecordKit
 public final class RecordQLEngine: Sendable {
     /// The database the engine reads and writes.
     public let database: RecordDatabase
+    /// The most records one response may hold, at every level together; past it a request
+    /// fails with `limitExceeded` (``ResponseLimits``). `nil` lifts the limit, for a trusted
+    /// caller that reads whole tables (a benchmark, an export).
+    public let maximumResponseRecords: Int?
     let schemas = SchemaContextCache()
     let documents = DocumentCache()
 
+    /// The default of ``maximumResponseRecords``.
+    public static let defaultMaximumResponseRecords = 10_000
+
     /// An engine over `database`; share one per database, as its caches are per engine.
-    public init(database: RecordDatabase) {
+    public init(database: RecordDatabase, maximumResponseRecords: Int? = RecordQLEngine.defaultMaximumResponseRecords) {
         self.database = database
+        self.maximumResponseRecords = maximumResponseRecords.map { max(0, $0) }
     }
 
     /// Runs `document` (the operation named `operationName` when it holds several) with
@@ -81,7 +89,9 @@ public final class RecordQLEngine: Sendable {
             throw GraphQLFailure(error, at: nil, ran: false)
         }
         let document = try documents.document(text, for: context)
-        return try PreparedRequest(document: document, context: context, operationName: operationName, variables: variables)
+        var request = try PreparedRequest(document: document, context: context, operationName: operationName, variables: variables)
+        request.maximumRecords = maximumResponseRecords
+        return request
     }
 
     /// Fills the results of the root fields the read transaction left out: introspection

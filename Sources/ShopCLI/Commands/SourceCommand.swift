@@ -45,9 +45,13 @@ enum SourceFile {
 }
 
 extension String {
-    /// The lines of the text, without their line ends (a final newline ends the last line).
+    /// The lines of the text, without their line ends (`\n` or `\r\n`; a final one ends the last
+    /// line). Split by Unicode scalar: `\r\n` is a single `Character`, which a split on the
+    /// `Character` `\n` would not see.
     var lines: [String] {
-        var lines = split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
+        var lines = unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            String(String.UnicodeScalarView(line.last == "\r" ? line.dropLast() : line))
+        }
         if lines.last == "" { lines.removeLast() }
         return lines
     }

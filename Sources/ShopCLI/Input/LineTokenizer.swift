@@ -68,13 +68,21 @@ enum LineTokenizer {
 
     /// `text` as one word: unchanged when it needs no quoting, else in `'…'` (or `"…"` when it
     /// holds a `'`, or when `preferred` is `"`).
+    ///
+    /// Decided per Unicode scalar, as ``scan(_:)`` reads: a quote, backslash or space followed by
+    /// a combining mark is one `Character`, but still a quote, backslash or space to the scanner.
     static func quote(_ text: String, preferring preferred: Character? = nil) -> String {
-        let special = text.isEmpty || text.contains { $0.isWhitespace || "'\"\\#".contains($0) }
+        let scalars = text.unicodeScalars
+        let special = scalars.isEmpty || scalars.contains { Character($0).isWhitespace || "'\"\\#".unicodeScalars.contains($0) }
         guard special || preferred != nil else { return text }
-        if preferred != "\"" && !text.contains("'") {
+        if preferred != "\"" && !scalars.contains("'") {
             return "'\(text)'"
         }
-        let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-        return "\"\(escaped)\""
+        var escaped = String.UnicodeScalarView()
+        for scalar in scalars {
+            if scalar == "\\" || scalar == "\"" { escaped.append("\\") }
+            escaped.append(scalar)
+        }
+        return "\"\(String(escaped))\""
     }
 }

@@ -1,0 +1,1 @@
+../../../Sources/ShopCLI/Input/GraphQLBalance.swift
