@@ -24,12 +24,13 @@ let package = Package(
             ],
             resources: [.embedInCode("Resources/shopping.ckdb")]
         ),
-        .testTarget(name: "RecordKitTests", dependencies: ["RecordKit"], exclude: ["Fixtures"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "RecordKitTests", dependencies: ["RecordKit", "TestSupport"], exclude: ["Fixtures"]),
         .target(
             name: "RecordQL",
             dependencies: ["RecordKit", .product(name: "GraphQL", package: "GraphQL")]
         ),
-        .testTarget(name: "RecordQLTests", dependencies: ["RecordQL", .product(name: "GraphQL", package: "GraphQL")]),
+        .testTarget(name: "RecordQLTests", dependencies: ["RecordQL", "TestSupport", .product(name: "GraphQL", package: "GraphQL")]),
         .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         .target(
             name: "ShopCLI",
@@ -39,7 +40,7 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "shop", dependencies: ["ShopCLI"]),
-        .testTarget(name: "ShopCLITests", dependencies: ["ShopCLI", "shop", "RecordKit", "RecordQL"], exclude: ["Fixtures"]),
+        .testTarget(name: "ShopCLITests", dependencies: ["ShopCLI", "shop", "RecordKit", "RecordQL", "TestSupport"], exclude: ["Fixtures"]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .executableTarget(
             name: "shop-bench",

@@ -1,3 +1,4 @@
+import TestSupport
 @testable import RecordKit
 
 /// Makes, from a seed, predicates the parser can produce and hostile predicate texts, so that

@@ -1,6 +1,7 @@
 import Foundation
 import GraphQL
 import RecordKit
+import TestSupport
 import Testing
 @testable import RecordQL
 
@@ -12,7 +13,7 @@ struct GeneratedEquivalenceTests {
     /// 400 items over two lists with every field sometimes absent, values drawn from small
     /// pools so that comparisons, ties and nulls all occur.
     static func database(seed: UInt64) throws -> RecordDatabase {
-        var random = SeededRandom(seed: seed)
+        var random = SplitMix64(state: seed)
         let database = try RecordDatabase.inMemory(bootstrap: try TestSchemas.catalog())
         let names = ["Milk", "milk chocolate", "Bread", "Eggs", "Nails", "MILK", "Mints", "bread rolls"]
         let tags = ["dairy", "Dairy", "bakery", "cold", "sweet"]
@@ -66,18 +67,9 @@ struct GeneratedEquivalenceTests {
     }
 }
 
-/// A small seeded generator (SplitMix64), so generated data sets repeat run to run.
-struct SeededRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
+extension SplitMix64 {
     /// A number in `0..<bound`.
     mutating func next(_ bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((mixed ^ (mixed >> 31)) % UInt64(bound))
+        Int(next() % UInt64(bound))
     }
 }
