@@ -46,7 +46,7 @@ let package = Package(
             name: "shop-bench",
             dependencies: ["RecordKit", "RecordQL", "CSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .testTarget(name: "ShopBenchTests", dependencies: ["shop-bench", "shop"]),
+        .testTarget(name: "ShopBenchTests", dependencies: ["shop-bench", "shop", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

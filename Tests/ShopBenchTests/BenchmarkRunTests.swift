@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Testing
 
@@ -67,14 +68,7 @@ struct BenchmarkReport: Decodable {
 
 /// The `shop-bench` executable built beside the tests (with `shop` next to it).
 enum BenchmarkBinary {
-    /// The package root (this file is Tests/ShopBenchTests/BenchmarkRunTests.swift).
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    static var path: String? {
-        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("shop-bench").path
-        let candidates = [besideTests, packageRoot.appendingPathComponent(".build/debug/shop-bench").path]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    static var path: String? { BuiltProducts.executable("shop-bench") }
 
     /// Runs `shop-bench --quick --json` and decodes its report; its progress goes to a file
     /// that is shown when it fails.

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import RecordKit
 import Testing
@@ -58,15 +59,10 @@ func shop(_ arguments: [String], environment: [String: String] = [:]) async -> S
 
 /// The built `shop` executable and the package's files.
 enum ShopBinary {
-    /// The package root (this file is Tests/ShopCLITests/ShopHarness.swift).
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static var packageRoot: URL { BuiltProducts.packageRoot }
 
     /// The `shop` executable built next to the test bundle.
-    static var path: String? {
-        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("shop").path
-        let candidates = [besideTests, packageRoot.appendingPathComponent(".build/debug/shop").path]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    static var path: String? { BuiltProducts.executable("shop") }
 
     /// A file of the package, e.g. `Scripts/examples/groceries.shop`.
     static func file(_ relativePath: String) -> String {
