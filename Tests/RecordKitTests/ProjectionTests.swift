@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Testing
 @testable import RecordKit
@@ -55,7 +56,7 @@ import Testing
 
     @Test func listsWithTheirItemsOverAHundredListsIsOneStatement() throws {
         let log = StatementLog()
-        let db = try Self.shop(trace: log.record)
+        let db = try Self.shop(trace: { log.append($0) })
         try db.modify((0..<100).map { .create(Shopping.list("M\($0)", "List \($0)")) })
         try db.modify((0..<300).map { .create(Shopping.item("J\($0)", "Item \($0)", in: "M\($0 % 100)")) })
         let projection = Projection([
@@ -160,13 +161,9 @@ import Testing
     }
 }
 
-/// Collects the SQL of executed statements (reads of the schema version left out).
-final class StatementLog: @unchecked Sendable {
-    // @unchecked: every access goes through `lock`.
-    private let lock = NSLock()
-    private var statements: [String] = []
-
-    var record: @Sendable (String) -> Void { { [self] sql in lock.withLock { statements.append(sql) } } }
-    var queries: [String] { lock.withLock { statements.filter { !$0.hasPrefix("PRAGMA") && !$0.hasPrefix("BEGIN") && !$0.hasPrefix("COMMIT") } } }
-    func reset() { lock.withLock { statements.removeAll() } }
+extension StatementLog {
+    /// The statements that read or write records (transaction control and pragmas left out).
+    var queries: [String] {
+        statements.filter { !$0.hasPrefix("PRAGMA") && !$0.hasPrefix("BEGIN") && !$0.hasPrefix("COMMIT") }
+    }
 }

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import GraphQL
 import RecordKit
@@ -58,19 +59,4 @@ final class EngineFixture: Sendable {
         }
         _ = await data("mutation { \(fields.joined(separator: " ")) }")
     }
-}
-
-/// The SQL statements traced by a database, in order.
-final class StatementLog: Sendable {
-    private let entries = Mutex<[String]>([])
-
-    func append(_ statement: String) {
-        entries.withLock { $0.append(statement) }
-    }
-
-    func reset() {
-        entries.withLock { $0.removeAll() }
-    }
-
-    var statements: [String] { entries.withLock { $0 } }
 }

@@ -143,10 +143,10 @@ public final class RecordTransaction {
         )
         try db.cachedStatement(sql: "UPDATE \(layout.table) SET \(assignments.joined(separator: ", ")) WHERE \(SQLName.rowID) = ?")
             .execute(arguments: arguments)
-        guard let updated = try fetch(recordName: recordName) else {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: layout.fetchByRowSQL), arguments: [existing.rowID]) else {
             throw RecordError(.internalError, "\(recordType) '\(recordName)' vanished while being updated", recordType: recordType, recordName: recordName)
         }
-        return updated
+        return layout.record(from: row)
     }
 
     /// Encodes one field value into `encoded`, checking DELETE_SELF targets and storing assets,

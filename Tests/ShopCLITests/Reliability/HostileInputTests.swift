@@ -268,20 +268,9 @@ struct HostileInputTests {
         #expect(code != .internalError && !message.isEmpty, "\(code): \(message.prefix(300))", sourceLocation: sourceLocation)
     }
 
-    /// `text` as a GraphQL string literal: quotes and backslashes escaped, control characters
-    /// as `\uXXXX`, everything else as it is.
+    /// `text` as a GraphQL string literal: a JSON string literal is one (same escapes).
     static func graphQLString(_ text: String) -> String {
-        var literal = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": literal += "\\\""
-            case "\\": literal += "\\\\"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                literal += String(format: "\\u%04X", scalar.value)
-            default: literal.unicodeScalars.append(scalar)
-            }
-        }
-        return literal + "\""
+        JSONText.string(text)
     }
 
     /// The recordNames and names in a `{"data":{"Lists":[…]}}` response. (Decoded with
