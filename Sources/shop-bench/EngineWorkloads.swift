@@ -105,7 +105,6 @@ extension Bench {
         }
         let first = try raw.prepare("SELECT recordName, name, list FROM items ORDER BY name, recordName LIMIT 500")
         let next = try raw.prepare("SELECT recordName, name, list FROM items WHERE name >= ? AND (name > ? OR recordName > ?) ORDER BY name, recordName LIMIT 500")
-        try raw.execute("CREATE INDEX IF NOT EXISTS items_name ON items (name, recordName)")
         let rawTiming = try Timing.measure(repetitions: sizes.repetitions) {
             var last: (String, String)?
             for _ in 0..<pages {

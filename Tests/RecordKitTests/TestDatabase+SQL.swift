@@ -25,3 +25,19 @@ extension RecordDatabase {
     }
 }
 
+
+/// Raw SQL on a database file while no `RecordDatabase` has it open, to make files as other
+/// versions wrote them.
+extension TemporaryDatabase {
+    func executeSQL(_ sql: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { try $0.execute(sql: sql) }
+        try queue.close()
+    }
+
+    func fetchStrings(_ sql: String) throws -> [String] {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        return try queue.read { try String.fetchAll($0, sql: sql) }
+    }
+}

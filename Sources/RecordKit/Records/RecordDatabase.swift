@@ -49,6 +49,9 @@ public final class RecordDatabase: Sendable {
             // WAL with synchronous=NORMAL: a commit survives the process crashing (killed at any
             // moment); only an OS crash or power loss may drop the last commits, never corrupt.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // Statement journals (a statement changing many rows, or firing the full-text
+            // triggers) and temporary sort tables stay in memory instead of temporary files.
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
             SQLFunctions.register(in: db)
             if let trace {
                 db.trace(options: .statement) { event in
@@ -73,7 +76,10 @@ public final class RecordDatabase: Sendable {
         do {
             return try BusyRetry.run {
                 try writer.write { db in
-                    try body(RecordTransaction(db, snapshot: try snapshot(db)))
+                    let transaction = RecordTransaction(db, snapshot: try snapshot(db))
+                    let result = try body(transaction)
+                    try transaction.changeLog.write(to: db)
+                    return result
                 }
             }
         } catch {

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 extension RecordTransaction {
@@ -14,6 +15,8 @@ extension RecordTransaction {
         forgetKnownRecordNames()
         try db.cachedStatement(sql: "DELETE FROM \(SQLName.table(location.recordType)) WHERE _rowid = ?")
             .execute(arguments: [location.rowID])
+        let now = Timestamp.milliseconds(Date())
+        changeLog.deleted(location.recordType, recordName, at: now)
         var deleted = [recordName]
         // Records deleted in the last round, by record type: only fields that may point at
         // one of those types (untyped, or declared to reference it) can cascade further.
@@ -30,6 +33,7 @@ extension RecordTransaction {
                 if !removed.isEmpty {
                     try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(condition)").execute(arguments: [names])
                     next[referring.recordType, default: []] += removed
+                    for name in removed { changeLog.deleted(referring.recordType, name, at: now) }
                     deleted += removed
                 }
             }

@@ -13,6 +13,8 @@ public final class RecordTransaction {
     /// shared by many records of a batch are looked up once. Cleared by deletes. Keyed by the
     /// exact bytes of the name, as storage compares them (``ExactName``).
     private var knownRecordTypes: [ExactName: String] = [:]
+    /// What this transaction saved and deleted, written to `_changes` before it commits.
+    var changeLog = ChangeLog()
 
     init(_ db: Database, snapshot: SchemaSnapshot) {
         self.db = db
@@ -111,6 +113,7 @@ public final class RecordTransaction {
         }
         saved.modifiedAt = Timestamp.date(milliseconds: now)
         saved.changeTag = changeTag
+        changeLog.saved(record.recordType, record.recordName, changeTag: changeTag, at: now)
         return saved
     }
 
@@ -137,15 +140,17 @@ public final class RecordTransaction {
             }
         }
         let changeTag = ChangeTag.next()
+        let now = Timestamp.milliseconds(Date())
         let assignments = (columns.map { layout.columnName($0) } + [SQLName.modifiedAt, SQLName.changeTag]).map { "\($0) = ?" }
         let arguments = StatementArguments(
-            columns.map { encoded[$0] } + [Timestamp.milliseconds(Date()).databaseValue, changeTag.databaseValue, existing.rowID.databaseValue]
+            columns.map { encoded[$0] } + [now.databaseValue, changeTag.databaseValue, existing.rowID.databaseValue]
         )
         try db.cachedStatement(sql: "UPDATE \(layout.table) SET \(assignments.joined(separator: ", ")) WHERE \(SQLName.rowID) = ?")
             .execute(arguments: arguments)
         guard let row = try Row.fetchOne(db.cachedStatement(sql: layout.fetchByRowSQL), arguments: [existing.rowID]) else {
             throw RecordError(.internalError, "\(recordType) '\(recordName)' vanished while being updated", recordType: recordType, recordName: recordName)
         }
+        changeLog.saved(recordType, recordName, changeTag: changeTag, at: now)
         return layout.record(from: row)
     }
 

@@ -4,7 +4,7 @@ import GRDB
 ///
 /// - `_meta`: the current schema (JSON) under key `schema`;
 /// - `_schemaHistory`: every applied schema change with its time and resulting version;
-/// - `_changes`: the change log, written by triggers in the same transaction as each change;
+/// - `_changes`: the change log, written in the same transaction as each change (``ChangeLog``);
 /// - `_transactions`: stored results of batches sent with a transaction ID;
 /// - `_assets`: ASSET content, once per distinct SHA-256.
 ///
@@ -42,6 +42,13 @@ enum InternalTables {
                     content BLOB NOT NULL
                 );
                 """)
+        }
+        migrator.registerMigration("v2: change log written by the engine") { db in
+            // Version 1 wrote the change log with triggers on every record table.
+            let triggers = try String.fetchAll(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'trigger' AND name GLOB '_log(*)'")
+            for trigger in triggers {
+                try db.execute(sql: "DROP TRIGGER \(trigger.quotedDatabaseIdentifier)")
+            }
         }
         return migrator
     }()

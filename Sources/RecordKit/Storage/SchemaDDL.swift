@@ -1,6 +1,6 @@
 /// The SQL statements that take storage from one schema to a later, additive one. Pure.
 ///
-/// New record types get a table, change-log triggers, indexes and, when they have SEARCHABLE
+/// New record types get a table, indexes and, when they have SEARCHABLE
 /// fields, an FTS5 table kept in sync by triggers. New fields are `ALTER TABLE … ADD COLUMN`,
 /// which SQLite does without rewriting rows, so a table of a million rows gains a field as fast
 /// as an empty one. New index flags create the indexes they imply; a changed set of SEARCHABLE
@@ -28,7 +28,6 @@ enum SchemaDDL {
     }
 
     private static func createTable(_ type: RecordType) -> [String] {
-        let table = SQLName.table(type.name)
         var columns = [
             "\(SQLName.rowID) INTEGER PRIMARY KEY",
             "\(SQLName.recordName) TEXT NOT NULL UNIQUE",
@@ -37,24 +36,7 @@ enum SchemaDDL {
             "\(SQLName.changeTag) TEXT NOT NULL",
         ]
         columns += type.userFields.flatMap(columnDefinitions)
-        let literal = "'\(type.name)'"
-        let now = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"
-        let log = "INSERT INTO _changes(recordType, recordName, kind, changeTag, at)"
-        return [
-            "CREATE TABLE \(table) (\(columns.joined(separator: ", ")))",
-            """
-            CREATE TRIGGER \(SQLName.object("log", type.name, ["insert"])) AFTER INSERT ON \(table) BEGIN \
-            \(log) VALUES (\(literal), NEW._recordName, 'saved', NEW._changeTag, NEW._modifiedAt); END
-            """,
-            """
-            CREATE TRIGGER \(SQLName.object("log", type.name, ["update"])) AFTER UPDATE ON \(table) BEGIN \
-            \(log) VALUES (\(literal), NEW._recordName, 'saved', NEW._changeTag, NEW._modifiedAt); END
-            """,
-            """
-            CREATE TRIGGER \(SQLName.object("log", type.name, ["delete"])) AFTER DELETE ON \(table) BEGIN \
-            \(log) VALUES (\(literal), OLD._recordName, 'deleted', NULL, \(now)); END
-            """,
-        ]
+        return ["CREATE TABLE \(SQLName.table(type.name)) (\(columns.joined(separator: ", ")))"]
     }
 
     private static func addColumns(_ field: FieldDefinition, to type: String) -> [String] {

@@ -1,0 +1,37 @@
+import GRDB
+
+/// The saves and deletes of one write transaction, in the order they were made, written to the
+/// `_changes` table with one statement when the transaction's work is done, before it commits.
+///
+/// The engine writes the log itself rather than through triggers: a trigger on a table makes
+/// SQLite keep a statement journal for every single-row insert, update or delete, which cost
+/// more than the write it logged (a 100,000-record batch took 2.8x as long with log triggers).
+struct ChangeLog {
+    /// The pending entries as the elements of a JSON array: `[type, name, kind, changeTag, at]`.
+    private var entries = ""
+
+    /// Logs that `recordName` of `recordType` was saved with `changeTag` at `at` (milliseconds).
+    mutating func saved(_ recordType: String, _ recordName: String, changeTag: String, at: Int64) {
+        append(recordType, recordName, kind: "saved", changeTag: JSONText.string(changeTag), at: at)
+    }
+
+    /// Logs that `recordName` of `recordType` was deleted at `at` (milliseconds).
+    mutating func deleted(_ recordType: String, _ recordName: String, at: Int64) {
+        append(recordType, recordName, kind: "deleted", changeTag: "null", at: at)
+    }
+
+    private mutating func append(_ recordType: String, _ recordName: String, kind: String, changeTag: String, at: Int64) {
+        entries += entries.isEmpty ? "[" : ","
+        entries += "[\(JSONText.string(recordType)),\(JSONText.string(recordName)),\"\(kind)\",\(changeTag),\(at)]"
+    }
+
+    /// Writes the pending entries to `_changes` and forgets them.
+    mutating func write(to db: Database) throws {
+        guard !entries.isEmpty else { return }
+        try db.cachedStatement(sql: """
+            INSERT INTO _changes(recordType, recordName, kind, changeTag, at) \
+            SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 FROM json_each(?) ORDER BY key
+            """).execute(arguments: [entries + "]"])
+        entries = ""
+    }
+}

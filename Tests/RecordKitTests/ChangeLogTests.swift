@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import RecordKit
+
+/// The change log (`_changes`), which the engine writes itself in the transaction of each change.
+@Suite struct ChangeLogTests {
+    @Test func everyKindOfWriteLogsOneEntryWithTheStoredChangeTag() throws {
+        let db = try RecordDatabase.inMemory()
+        let list = try db.save(Shopping.list("L1", "Groceries"))
+        let item = try db.modify([.create(Shopping.item("I1", "Milk", in: "L1"))]).results[0].record
+        let replaced = try db.modify([.save(Shopping.list("L1", "Food"))]).results[0].record
+        let updated = try db.update(recordType: "Items", recordName: "I1", fields: ["name": .string("Oat milk")])
+        try db.delete(recordName: "L1")
+        let log = try db.changes()
+        #expect(log.map { "\($0.kind.rawValue) \($0.recordType) \($0.recordName) \($0.changeTag ?? "-")" } == [
+            "saved Lists L1 \(list.changeTag ?? "")",
+            "saved Items I1 \(item?.changeTag ?? "")",
+            "saved Lists L1 \(replaced?.changeTag ?? "")",
+            "saved Items I1 \(updated.changeTag ?? "")",
+            "deleted Lists L1 -",
+            "deleted Items I1 -",
+        ])
+        #expect(log[3].at == updated.modifiedAt)
+        #expect(log.allSatisfy { abs($0.at.timeIntervalSinceNow) < 60 })
+    }
+
+    @Test(arguments: ["quote\"d", "back\\slash", "single'quote/slash", "line\u{2028}separator", "family 👩‍👩‍👧", "é unicode ✓", "[\"json\", 1]"])
+    func recordNamesThatNeedEscapingInJSONAreLoggedExactly(recordName: String) throws {
+        let db = try RecordDatabase.inMemory()
+        try db.save(Shopping.list(recordName, "Groceries"))
+        try db.delete(recordName: recordName)
+        #expect(try db.changes().map(\.recordName) == [recordName, recordName])
+    }
+
+    @Test func aBatchLogsItsChangesInTheOrderItMadeThem() throws {
+        let db = try RecordDatabase.inMemory()
+        try db.modify([.create(Shopping.list("L1", "Groceries"))] + (0..<300).map { .create(Shopping.item("I\($0)", "Item \($0)", in: "L1")) })
+        let log = try db.changes(limit: 1000)
+        #expect(log.map(\.recordName) == ["L1"] + (0..<300).map { "I\($0)" })
+        #expect(log.map(\.sequence) == log.map(\.sequence).sorted())
+    }
+
+    @Test func aFailedBatchLogsNothing() throws {
+        let db = try RecordDatabase.inMemory()
+        try db.save(Shopping.list("L1", "Groceries"))
+        #expect { try db.modify([.create(Shopping.item("I1", "Milk", in: "L1")), .create(Shopping.item("I2", "Tea", in: "nowhere"))]) } throws: {
+            ($0 as? RecordError)?.code == .referenceViolation
+        }
+        #expect(try db.changes().map(\.recordName) == ["L1"])
+    }
+
+    /// Version 1 of the storage logged changes with triggers; opening such a file drops them, so
+    /// each change is logged once, by the engine.
+    @Test func aDatabaseFromTheTriggerLoggingVersionLogsEachChangeOnce() throws {
+        let file = TemporaryDatabase()
+        try file.open().save(Shopping.list("L1", "Groceries"))
+        try file.executeSQL("""
+            CREATE TRIGGER "_log(Items:insert)" AFTER INSERT ON "Items" BEGIN \
+            INSERT INTO _changes(recordType, recordName, kind, changeTag, at) VALUES ('Items', NEW._recordName, 'saved', NEW._changeTag, NEW._modifiedAt); END;
+            DELETE FROM grdb_migrations WHERE identifier LIKE 'v2%';
+            """)
+        let reopened = try file.open()
+        try reopened.save(Shopping.item("I1", "Milk", in: "L1"))
+        #expect(try reopened.changes().map(\.recordName) == ["L1", "I1"])
+        #expect(try file.fetchStrings("SELECT name FROM sqlite_schema WHERE type = 'trigger' AND name GLOB '_log(*)'").isEmpty)
+    }
+}
