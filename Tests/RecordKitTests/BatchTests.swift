@@ -59,6 +59,24 @@ import Testing
         #expect { try db.create(Shopping.list("L1", "Again")) } throws: { ($0 as? RecordError)?.code == .serverRecordChanged }
     }
 
+    @Test func creatingANameAnotherTypeHoldsFailsNamingThatType() throws {
+        let db = try RecordDatabase.inMemory()
+        try db.create(Shopping.list("X", "Groceries"))
+        #expect { try db.create(Shopping.item("X", "Milk", in: "X")) } throws: {
+            ($0 as? RecordError)?.code == .invalidArguments && "\($0)".contains("already names a Lists record")
+        }
+    }
+
+    @Test func aBatchCreatingOneNameTwiceAppliesNothing() throws {
+        let db = try RecordDatabase.inMemory()
+        try db.create(Shopping.list("L1", "Groceries"))
+        let before = try db.contentDump()
+        #expect {
+            try db.modify([.create(Shopping.item("I1", "Milk", in: "L1")), .create(Shopping.item("I1", "Eggs", in: "L1"))])
+        } throws: { ($0 as? RecordError)?.code == .serverRecordChanged && "\($0)".contains("'I1' already exists") }
+        #expect(try db.contentDump() == before)
+    }
+
     @Test func recordNamesAreUniqueAcrossRecordTypes() throws {
         let db = try RecordDatabase.inMemory()
         try db.save(Shopping.list("X", "Groceries"))

@@ -25,6 +25,21 @@ struct ChangeLog {
         entries += "[\(JSONText.string(recordType)),\(JSONText.string(recordName)),\"\(kind)\",\(changeTag),\(at)]"
     }
 
+    /// Logs, set-wise in SQL, the deletion of the `recordType` records selected by `selection`
+    /// (`FROM … WHERE …` with the JSON array `names` as parameter `?1`), after the pending
+    /// entries; returns their recordNames in log order. A cascade removing thousands of records
+    /// never brings their names through Swift twice.
+    mutating func logDeletions(of recordType: String, matching selection: String, names: String, at: Int64, in db: Database) throws -> [String] {
+        try write(to: db)
+        let last = try Int64.fetchOne(db.cachedStatement(sql: "SELECT ifnull(max(seq), 0) FROM _changes")) ?? 0
+        try db.cachedStatement(sql: """
+            INSERT INTO _changes(recordType, recordName, kind, changeTag, at) \
+            SELECT ?2, _recordName, 'deleted', NULL, ?3 \(selection)
+            """).execute(arguments: [names, recordType, at])
+        guard db.changesCount > 0 else { return [] }
+        return try String.fetchAll(db.cachedStatement(sql: "SELECT recordName FROM _changes WHERE seq > ? ORDER BY seq"), arguments: [last])
+    }
+
     /// Writes the pending entries to `_changes` and forgets them.
     mutating func write(to db: Database) throws {
         guard !entries.isEmpty else { return }

@@ -7,7 +7,8 @@ extension RecordTransaction {
     /// itself first. Cycles terminate: a deleted record cannot be deleted again.
     ///
     /// The cascade is set-wise: each round deletes, per referring field, every record pointing at
-    /// any record removed in the previous round, with one statement using the field's index.
+    /// any record removed in the previous round, with one statement using the field's index
+    /// (after one that logs them, from which their names are read back).
     public func delete(recordName: String) throws -> [String] {
         guard let location = try locate(recordName) else {
             throw RecordError(.unknownItem, "there is no record named '\(recordName)' to delete", recordName: recordName)
@@ -29,11 +30,12 @@ extension RecordTransaction {
                 let names = "[" + targets.map(JSONText.string).joined(separator: ",") + "]"
                 let condition = Self.cascadeCondition(referring)
                 let table = SQLName.table(referring.recordType)
-                let removed = try String.fetchAll(db.cachedStatement(sql: "SELECT _recordName FROM \(table) WHERE \(condition)"), arguments: [names])
+                let removed = try changeLog.logDeletions(
+                    of: referring.recordType, matching: "FROM \(table) WHERE \(condition)", names: names, at: now, in: db
+                )
                 if !removed.isEmpty {
                     try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(condition)").execute(arguments: [names])
                     next[referring.recordType, default: []] += removed
-                    for name in removed { changeLog.deleted(referring.recordType, name, at: now) }
                     deleted += removed
                 }
             }
@@ -43,8 +45,8 @@ extension RecordTransaction {
     }
 
     /// The records of one referring field that point with DELETE_SELF at any name in the JSON
-    /// array bound as the only argument. (The cascade selects their names, then deletes them:
-    /// two index range scans cost less than `DELETE … RETURNING`, which materializes its rows.)
+    /// array bound as parameter `?1`. (The cascade logs them, then deletes them: two index range
+    /// scans cost less than `DELETE … RETURNING`, which materializes its rows.)
     private static func cascadeCondition(_ referring: SchemaSnapshot.ReferringField) -> String {
         let table = SQLName.table(referring.recordType)
         let column = SQLName.column(referring.field)
@@ -52,9 +54,9 @@ extension RecordTransaction {
             return """
                 EXISTS (SELECT 1 FROM json_each(\(table).\(column)) AS element \
                 WHERE element.value ->> '$.action' = 'DELETE_SELF' \
-                AND element.value ->> '$.recordName' IN (SELECT value FROM json_each(?)))
+                AND element.value ->> '$.recordName' IN (SELECT value FROM json_each(?1)))
                 """
         }
-        return "\(column) IN (SELECT value FROM json_each(?)) AND \(SQLName.actionColumn(referring.field)) = 1"
+        return "\(column) IN (SELECT value FROM json_each(?1)) AND \(SQLName.actionColumn(referring.field)) = 1"
     }
 }

@@ -15,6 +15,7 @@ public final class RecordTransaction {
     private var knownRecordTypes: [ExactName: String] = [:]
     /// What this transaction saved and deleted, written to `_changes` before it commits.
     var changeLog = ChangeLog()
+    private lazy var changeTags = ChangeTagGenerator()
 
     init(_ db: Database, snapshot: SchemaSnapshot) {
         self.db = db
@@ -67,54 +68,71 @@ public final class RecordTransaction {
         try RecordNames.validate(record.recordName)
         var encoded = [DatabaseValue](repeating: .null, count: layout.columnCount)
         var saved = Record(record.recordType, recordName: record.recordName)
+        saved.fields.reserveCapacity(record.fields.count)
         for (name, value) in record.fields {
             let slot = try layout.slot(name)
             try encode(value, into: &encoded, slot: slot, layout: layout, record: &saved)
         }
-        let existing = try locate(record.recordName)
         let now = Timestamp.milliseconds(Date())
-        let changeTag = ChangeTag.next()
-        let fieldColumns = layout.fieldColumns
-        if let existing {
-            guard existing.recordType == record.recordType else {
-                throw RecordError(
-                    .invalidArguments,
-                    "recordName '\(record.recordName)' already names a \(existing.recordType) record; recordNames are unique across record types",
-                    recordType: record.recordType, recordName: record.recordName
-                )
+        let changeTag = changeTags.next()
+        switch mode {
+        case .create:
+            // The table's UNIQUE recordName catches a record of this type; other types are probed.
+            if let existing = try locate(record.recordName, outside: layout) {
+                throw Self.nameTaken(record, by: existing.recordType)
             }
-            switch mode {
-            case .create:
-                throw RecordError(
-                    .serverRecordChanged,
-                    "a \(record.recordType) record named '\(record.recordName)' already exists; update it instead, or choose another recordName",
-                    recordType: record.recordType, recordName: record.recordName
-                )
-            case .save(let tag):
-                try checkChangeTag(tag, stored: existing.changeTag, type: record.recordType, name: record.recordName)
-            }
-            let arguments = StatementArguments(fieldColumns.map { encoded[$0] } + [now.databaseValue, changeTag.databaseValue, existing.rowID.databaseValue])
-            try db.cachedStatement(sql: layout.replaceSQL).execute(arguments: arguments)
-            saved.createdAt = Timestamp.date(milliseconds: existing.createdAt)
-        } else {
-            if case .save(let tag?) = mode {
-                throw RecordError(
-                    .unknownItem,
-                    "\(record.recordType) '\(record.recordName)' no longer exists (it was saved with change tag \(tag)); fetch again or create it anew",
-                    recordType: record.recordType, recordName: record.recordName
-                )
-            }
-            let arguments = StatementArguments(
-                [record.recordName.databaseValue, now.databaseValue, now.databaseValue, changeTag.databaseValue] + fieldColumns.map { encoded[$0] }
-            )
-            try db.cachedStatement(sql: layout.insertSQL).execute(arguments: arguments)
+            try insert(record, encoded: encoded, layout: layout, now: now, changeTag: changeTag)
             saved.createdAt = Timestamp.date(milliseconds: now)
-            knownRecordTypes[ExactName(record.recordName)] = record.recordType
+        case .save(let tag):
+            if let existing = try locate(record.recordName) {
+                guard existing.recordType == record.recordType else { throw Self.nameTaken(record, by: existing.recordType) }
+                try checkChangeTag(tag, stored: existing.changeTag, type: record.recordType, name: record.recordName)
+                let arguments = StatementArguments(
+                    layout.fieldColumns.map { encoded[$0] } + [now.databaseValue, changeTag.databaseValue, existing.rowID.databaseValue]
+                )
+                try db.cachedStatement(sql: layout.replaceSQL).execute(arguments: arguments)
+                saved.createdAt = Timestamp.date(milliseconds: existing.createdAt)
+            } else {
+                if let tag {
+                    throw RecordError(
+                        .unknownItem,
+                        "\(record.recordType) '\(record.recordName)' no longer exists (it was saved with change tag \(tag)); fetch again or create it anew",
+                        recordType: record.recordType, recordName: record.recordName
+                    )
+                }
+                try insert(record, encoded: encoded, layout: layout, now: now, changeTag: changeTag)
+                saved.createdAt = Timestamp.date(milliseconds: now)
+            }
         }
         saved.modifiedAt = Timestamp.date(milliseconds: now)
         saved.changeTag = changeTag
         changeLog.saved(record.recordType, record.recordName, changeTag: changeTag, at: now)
         return saved
+    }
+
+    /// Inserts a new row for `record`; `serverRecordChanged` when its table already holds the name.
+    private func insert(_ record: Record, encoded: [DatabaseValue], layout: TableLayout, now: Int64, changeTag: String) throws {
+        var values = [record.recordName.databaseValue, now.databaseValue, now.databaseValue, changeTag.databaseValue]
+        values.reserveCapacity(4 + layout.fieldColumns.count)
+        for column in layout.fieldColumns { values.append(encoded[column]) }
+        do {
+            try db.cachedStatement(sql: layout.insertSQL).execute(arguments: StatementArguments(values: values))
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw RecordError(
+                .serverRecordChanged,
+                "a \(record.recordType) record named '\(record.recordName)' already exists; update it instead, or choose another recordName",
+                recordType: record.recordType, recordName: record.recordName
+            )
+        }
+        knownRecordTypes[ExactName(record.recordName)] = record.recordType
+    }
+
+    private static func nameTaken(_ record: Record, by recordType: String) -> RecordError {
+        RecordError(
+            .invalidArguments,
+            "recordName '\(record.recordName)' already names a \(recordType) record; recordNames are unique across record types",
+            recordType: record.recordType, recordName: record.recordName
+        )
     }
 
     /// Changes only `fields` of an existing record; a `nil` value removes the field's value.
@@ -139,7 +157,7 @@ public final class RecordTransaction {
                 try encode(value, into: &encoded, slot: slot, layout: layout, record: &ignored)
             }
         }
-        let changeTag = ChangeTag.next()
+        let changeTag = changeTags.next()
         let now = Timestamp.milliseconds(Date())
         let assignments = (columns.map { layout.columnName($0) } + [SQLName.modifiedAt, SQLName.changeTag]).map { "\($0) = ?" }
         let arguments = StatementArguments(
@@ -225,11 +243,25 @@ public final class RecordTransaction {
     /// Finds the record named `recordName`, in whichever table holds it, with one statement
     /// (one unique-index probe per record type).
     func locate(_ recordName: String) throws -> Location? {
-        guard !snapshot.storedLayouts.isEmpty,
-              let row = try Row.fetchOne(db.cachedStatement(sql: snapshot.locateAnywhereSQL), arguments: [recordName])
-        else { return nil }
-        let layout = snapshot.storedLayouts[row[0]]
-        return Location(recordType: layout.recordType.name, rowID: row[1], changeTag: row[2], createdAt: row[3])
+        try locate(recordName, sql: snapshot.locateAnywhereSQL)
+    }
+
+    /// Finds the record named `recordName` in any table but `layout`'s.
+    func locate(_ recordName: String, outside layout: TableLayout) throws -> Location? {
+        guard let sql = snapshot.locateOutsideSQL[layout.recordType.name] else { return nil }
+        return try locate(recordName, sql: sql)
+    }
+
+    /// Runs a locate statement (rows of layout index, `_rowid`, `_changeTag`, `_createdAt`),
+    /// reading its row in place rather than copying it.
+    private func locate(_ recordName: String, sql: String?) throws -> Location? {
+        guard let sql else { return nil }
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: [recordName])
+        return try withExtendedLifetime(rows) {
+            guard let row = try rows.next() else { return nil }
+            let layout = snapshot.storedLayouts[row[0]]
+            return Location(recordType: layout.recordType.name, rowID: row[1], changeTag: row[2], createdAt: row[3])
+        }
     }
 
     func forgetKnownRecordNames() {

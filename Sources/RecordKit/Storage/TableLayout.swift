@@ -1,8 +1,9 @@
 import GRDB
 
 /// The storage shape of one record type at one schema version: which columns to select and
-/// where each field's value sits in a fetched row. Built once per schema version.
-struct TableLayout: Sendable {
+/// where each field's value sits in a fetched row. Built once per schema version, shared by
+/// reference (it is on every record's path, so it is not copied field by field).
+final class TableLayout: Sendable {
     /// Where a field lives in a row selected with ``selection``.
     struct Slot: Sendable {
         var field: FieldDefinition
@@ -76,8 +77,8 @@ struct TableLayout: Sendable {
         record.modifiedAt = Timestamp.date(milliseconds: row[offset + 3])
         record.changeTag = row[offset + 4]
         for slot in slots {
-            let action = slot.actionColumn.map { row[offset + $0] as DatabaseValue }
-            if let value = ValueEncoding.decode(row[offset + slot.column], action: action, type: slot.field.type) {
+            let action = slot.actionColumn.map { offset + $0 }
+            if let value = ValueEncoding.decode(row, column: offset + slot.column, actionColumn: action, type: slot.field.type) {
                 record.fields[slot.field.name] = value
             }
         }
@@ -104,17 +105,25 @@ final class SchemaSnapshot: Sendable {
     let referringFields: [ReferringField]
     /// One statement finding a recordName in every stored table: rows of (index in
     /// ``storedLayouts``, `_rowid`, `_changeTag`, `_createdAt`); recordNames are unique across
-    /// types, so there is at most one row.
-    let locateAnywhereSQL: String
+    /// types, so there is at most one row. `nil` while no record type is stored.
+    let locateAnywhereSQL: String?
+    /// Per record type, the same over every other stored table (absent when there is none).
+    let locateOutsideSQL: [String: String]
 
     init(version: Int, schema: Schema) {
         self.version = version
         self.schema = schema
         let stored = schema.recordTypes.filter { !$0.isCloudKitSystemType }
         storedLayouts = stored.map(TableLayout.init)
-        locateAnywhereSQL = storedLayouts.enumerated().map { index, layout in
+        let probes = storedLayouts.enumerated().map { index, layout in
             "SELECT \(index), _rowid, _changeTag, _createdAt FROM \(layout.table) WHERE _recordName = ?1"
-        }.joined(separator: " UNION ALL ")
+        }
+        locateAnywhereSQL = probes.isEmpty ? nil : probes.joined(separator: " UNION ALL ")
+        var locateOutsideSQL: [String: String] = [:]
+        for (index, layout) in storedLayouts.enumerated() where probes.count > 1 {
+            locateOutsideSQL[layout.recordType.name] = probes.enumerated().filter { $0.offset != index }.map(\.element).joined(separator: " UNION ALL ")
+        }
+        self.locateOutsideSQL = locateOutsideSQL
         layouts = Dictionary(uniqueKeysWithValues: storedLayouts.map { ($0.recordType.name, $0) })
         referringFields = stored.flatMap { type in
             type.userFields.compactMap { field in

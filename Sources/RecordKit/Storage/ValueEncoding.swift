@@ -75,6 +75,25 @@ enum ValueEncoding {
         }
     }
 
+    /// The value of a field read straight from `row` (with its action column for a REFERENCE),
+    /// `nil` when absent. The common types go through GRDB's typed column accessors, which read
+    /// SQLite's column without building a `DatabaseValue` first; this runs for every field of
+    /// every record fetched.
+    static func decode(_ row: Row, column: Int, actionColumn: Int?, type: FieldType) -> Value? {
+        switch type {
+        case .string: return (row[column] as String?).map(Value.string)
+        case .int64: return (row[column] as Int64?).map(Value.int64)
+        case .double: return (row[column] as Double?).map(Value.double)
+        case .timestamp: return (row[column] as Int64?).map { .timestamp(Timestamp.date(milliseconds: $0)) }
+        case .reference:
+            guard let name = row[column] as String? else { return nil }
+            let deleteSelf = actionColumn.map { (row[$0] as Int64?) == 1 } ?? false
+            return .reference(Reference(name, action: deleteSelf ? .deleteSelf : .none))
+        case .number, .bytes, .asset, .location, .list:
+            return decode(row[column] as DatabaseValue, action: nil, type: type)
+        }
+    }
+
     /// A stored LOCATION (`[latitude,longitude]`).
     static func decodeLocation(_ text: String) -> Location? {
         guard let json = try? JSONSerialization.jsonObject(with: Data(text.utf8)) else { return nil }
