@@ -27,7 +27,7 @@ struct ShopBench: AsyncParsableCommand {
         @Option(help: "Folder for the benchmark databases (default: a new temporary folder, removed afterwards).")
         var folder: String?
 
-        @Option(help: "Run only the workloads whose short name contains this text (e.g. \"save\"), for profiling.")
+        @Option(help: "Run only the workloads whose short name contains this text (e.g. \"save\"; several texts separated by commas), for profiling.")
         var only: String?
 
         func run() async throws {
@@ -36,7 +36,8 @@ struct ShopBench: AsyncParsableCommand {
             defer { if folder == nil { try? FileManager.default.removeItem(at: location) } }
             let bench = try Bench(sizes: quick ? .quick : .full, folder: location)
             var results: [Result] = []
-            for (name, workload) in bench.workloads where only.map(name.contains) ?? true {
+            let selected = only.map { $0.split(separator: ",").map(String.init) }
+            for (name, workload) in bench.workloads where selected.map({ $0.contains(where: name.contains) }) ?? true {
                 log(name)
                 results.append(try await workload())
             }

@@ -67,8 +67,9 @@ public final class RecordTransaction {
         let layout = try snapshot.layout(record.recordType)
         try RecordNames.validate(record.recordName)
         var encoded = [DatabaseValue](repeating: .null, count: layout.columnCount)
-        var saved = Record(record.recordType, recordName: record.recordName)
-        saved.fields.reserveCapacity(record.fields.count)
+        // (Sized at creation: `reserveCapacity` on a dictionary is not specialized here and
+        // instantiates generic metadata on every call.)
+        var saved = Record(record.recordType, recordName: record.recordName, fields: [String: Value](minimumCapacity: record.fields.count))
         for (name, value) in record.fields {
             let slot = try layout.slot(name)
             try encode(value, into: &encoded, slot: slot, layout: layout, record: &saved)

@@ -71,8 +71,9 @@ final class TableLayout: Sendable {
 
     /// The record in `row`, selected with ``selection`` starting at column `offset`.
     func record(from row: Row, offset: Int = 0) -> Record {
-        var record = Record(recordType.name, recordName: row[offset + 1])
-        record.fields.reserveCapacity(slots.count)
+        // Sized at creation: `reserveCapacity` on a dictionary is not specialized here and
+        // instantiated generic metadata for every record.
+        var record = Record(recordType.name, recordName: row[offset + 1], fields: [String: Value](minimumCapacity: slots.count))
         record.createdAt = Timestamp.date(milliseconds: row[offset + 2])
         record.modifiedAt = Timestamp.date(milliseconds: row[offset + 3])
         record.changeTag = row[offset + 4]
