@@ -64,4 +64,26 @@ import Testing
         #expect(try reopened.changes().map(\.recordName) == ["L1", "I1"])
         #expect(try file.fetchStrings("SELECT name FROM sqlite_schema WHERE type = 'trigger' AND name GLOB '_log(*)'").isEmpty)
     }
+
+    /// Version 2 numbered the log with AUTOINCREMENT; opening such a file keeps every entry and
+    /// numbers new ones after them.
+    @Test func aDatabaseFromTheAutoincrementVersionKeepsItsLogAndItsOrder() throws {
+        let file = TemporaryDatabase()
+        try file.open().save(Shopping.list("L1", "Groceries"))
+        try file.executeSQL("""
+            CREATE TABLE _changes_v2 (seq INTEGER PRIMARY KEY AUTOINCREMENT, recordType TEXT NOT NULL, recordName TEXT NOT NULL, \
+            kind TEXT NOT NULL CHECK (kind IN ('saved', 'deleted')), changeTag TEXT, at INTEGER NOT NULL);
+            INSERT INTO _changes_v2 SELECT * FROM _changes;
+            INSERT INTO _changes_v2(seq, recordType, recordName, kind, changeTag, at) VALUES (41, 'Lists', 'gone', 'deleted', NULL, 0);
+            DROP TABLE _changes;
+            ALTER TABLE _changes_v2 RENAME TO _changes;
+            DELETE FROM grdb_migrations WHERE identifier LIKE 'v3%';
+            """)
+        let reopened = try file.open()
+        try reopened.save(Shopping.item("I1", "Milk", in: "L1"))
+        let log = try reopened.changes()
+        #expect(log.map(\.recordName) == ["L1", "gone", "I1"])
+        #expect(log.map(\.sequence) == [1, 41, 42])
+        #expect(try file.fetchStrings("SELECT sql FROM sqlite_schema WHERE name = '_changes'").allSatisfy { !$0.contains("AUTOINCREMENT") })
+    }
 }

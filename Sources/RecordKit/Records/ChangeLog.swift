@@ -7,22 +7,24 @@ import GRDB
 /// SQLite keep a statement journal for every single-row insert, update or delete, which cost
 /// more than the write it logged (a 100,000-record batch took 2.8x as long with log triggers).
 struct ChangeLog {
-    /// The pending entries as the elements of a JSON array: `[type, name, kind, changeTag, at]`.
-    private var entries = ""
+    private struct Entry {
+        var recordType: String
+        var recordName: String
+        var kind: Change.Kind
+        var changeTag: String?
+        var at: Int64
+    }
+
+    private var entries: [Entry] = []
 
     /// Logs that `recordName` of `recordType` was saved with `changeTag` at `at` (milliseconds).
     mutating func saved(_ recordType: String, _ recordName: String, changeTag: String, at: Int64) {
-        append(recordType, recordName, kind: "saved", changeTag: JSONText.string(changeTag), at: at)
+        entries.append(Entry(recordType: recordType, recordName: recordName, kind: .saved, changeTag: changeTag, at: at))
     }
 
     /// Logs that `recordName` of `recordType` was deleted at `at` (milliseconds).
     mutating func deleted(_ recordType: String, _ recordName: String, at: Int64) {
-        append(recordType, recordName, kind: "deleted", changeTag: "null", at: at)
-    }
-
-    private mutating func append(_ recordType: String, _ recordName: String, kind: String, changeTag: String, at: Int64) {
-        entries += entries.isEmpty ? "[" : ","
-        entries += "[\(JSONText.string(recordType)),\(JSONText.string(recordName)),\"\(kind)\",\(changeTag),\(at)]"
+        entries.append(Entry(recordType: recordType, recordName: recordName, kind: .deleted, changeTag: nil, at: at))
     }
 
     /// Logs, set-wise in SQL, the deletion of the `recordType` records selected by `selection`
@@ -40,13 +42,24 @@ struct ChangeLog {
         return try String.fetchAll(db.cachedStatement(sql: "SELECT recordName FROM _changes WHERE seq > ? ORDER BY seq"), arguments: [last])
     }
 
-    /// Writes the pending entries to `_changes` and forgets them.
+    /// Writes the pending entries to `_changes` and forgets them: one entry (a single save or
+    /// update) with bound values, more as one JSON array expanded by `json_each`.
     mutating func write(to db: Database) throws {
-        guard !entries.isEmpty else { return }
-        try db.cachedStatement(sql: """
-            INSERT INTO _changes(recordType, recordName, kind, changeTag, at) \
-            SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 FROM json_each(?) ORDER BY key
-            """).execute(arguments: [entries + "]"])
-        entries = ""
+        guard let first = entries.first else { return }
+        defer { entries.removeAll(keepingCapacity: true) }
+        let insert = "INSERT INTO _changes(recordType, recordName, kind, changeTag, at)"
+        guard entries.count > 1 else {
+            try db.cachedStatement(sql: "\(insert) VALUES (?, ?, ?, ?, ?)")
+                .execute(arguments: [first.recordType, first.recordName, first.kind.rawValue, first.changeTag, first.at])
+            return
+        }
+        var json = "["
+        for (index, entry) in entries.enumerated() {
+            if index > 0 { json += "," }
+            let changeTag = entry.changeTag.map(JSONText.string) ?? "null"
+            json += "[\(JSONText.string(entry.recordType)),\(JSONText.string(entry.recordName)),\"\(entry.kind.rawValue)\",\(changeTag),\(entry.at)]"
+        }
+        try db.cachedStatement(sql: "\(insert) SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 FROM json_each(?) ORDER BY key")
+            .execute(arguments: [json + "]"])
     }
 }

@@ -15,7 +15,6 @@ public final class RecordTransaction {
     private var knownRecordTypes: [ExactName: String] = [:]
     /// What this transaction saved and deleted, written to `_changes` before it commits.
     var changeLog = ChangeLog()
-    private lazy var changeTags = ChangeTagGenerator()
 
     init(_ db: Database, snapshot: SchemaSnapshot) {
         self.db = db
@@ -75,7 +74,7 @@ public final class RecordTransaction {
             try encode(value, into: &encoded, slot: slot, layout: layout, record: &saved)
         }
         let now = Timestamp.milliseconds(Date())
-        let changeTag = changeTags.next()
+        let changeTag = ChangeTag.next()
         switch mode {
         case .create:
             // The table's UNIQUE recordName catches a record of this type; other types are probed.
@@ -137,8 +136,49 @@ public final class RecordTransaction {
     }
 
     /// Changes only `fields` of an existing record; a `nil` value removes the field's value.
+    ///
+    /// One `UPDATE … RETURNING` finds the row by recordName (and change tag), writes it and reads
+    /// it back; only when it matches no row is the record looked up, to say why.
     public func update(recordType: String, recordName: String, fields: [String: Value?], ifChangeTag: String? = nil) throws -> Record {
         let layout = try snapshot.layout(recordType)
+        var encoded = [DatabaseValue](repeating: .null, count: layout.columnCount)
+        var ignored = Record(recordType, recordName: recordName)
+        var columns: [Int] = []
+        do {
+            for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+                let slot = try layout.slot(name)
+                columns.append(slot.column)
+                if let action = slot.actionColumn { columns.append(action) }
+                if let value {
+                    try encode(value, into: &encoded, slot: slot, layout: layout, record: &ignored)
+                }
+            }
+        } catch {
+            // A missing record or a stale change tag is the first thing to report.
+            try requireUpdatable(recordType: recordType, recordName: recordName, ifChangeTag: ifChangeTag)
+            throw error
+        }
+        let changeTag = ChangeTag.next()
+        let now = Timestamp.milliseconds(Date())
+        let assignments = (columns.map { layout.columnName($0) } + [SQLName.modifiedAt, SQLName.changeTag]).map { "\($0) = ?" }
+        var values = columns.map { encoded[$0] } + [now.databaseValue, changeTag.databaseValue, recordName.databaseValue]
+        var condition = "\(SQLName.recordName) = ?"
+        if let ifChangeTag {
+            condition += " AND \(SQLName.changeTag) = ?"
+            values.append(ifChangeTag.databaseValue)
+        }
+        let sql = "UPDATE \(layout.table) SET \(assignments.joined(separator: ", ")) WHERE \(condition) RETURNING \(layout.selection)"
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(values: values)) else {
+            try requireUpdatable(recordType: recordType, recordName: recordName, ifChangeTag: ifChangeTag)
+            throw RecordError(.internalError, "\(recordType) '\(recordName)' could not be updated", recordType: recordType, recordName: recordName)
+        }
+        changeLog.saved(recordType, recordName, changeTag: changeTag, at: now)
+        return layout.record(from: row)
+    }
+
+    /// Throws `unknownItem` unless a `recordType` record named `recordName` exists, and
+    /// `serverRecordChanged` when `ifChangeTag` is given and differs from its change tag.
+    private func requireUpdatable(recordType: String, recordName: String, ifChangeTag: String?) throws {
         guard let existing = try locate(recordName), existing.recordType == recordType else {
             throw RecordError(
                 .unknownItem,
@@ -147,30 +187,6 @@ public final class RecordTransaction {
             )
         }
         try checkChangeTag(ifChangeTag, stored: existing.changeTag, type: recordType, name: recordName)
-        var encoded = [DatabaseValue](repeating: .null, count: layout.columnCount)
-        var ignored = Record(recordType, recordName: recordName)
-        var columns: [Int] = []
-        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
-            let slot = try layout.slot(name)
-            columns.append(slot.column)
-            if let action = slot.actionColumn { columns.append(action) }
-            if let value {
-                try encode(value, into: &encoded, slot: slot, layout: layout, record: &ignored)
-            }
-        }
-        let changeTag = changeTags.next()
-        let now = Timestamp.milliseconds(Date())
-        let assignments = (columns.map { layout.columnName($0) } + [SQLName.modifiedAt, SQLName.changeTag]).map { "\($0) = ?" }
-        let arguments = StatementArguments(
-            columns.map { encoded[$0] } + [now.databaseValue, changeTag.databaseValue, existing.rowID.databaseValue]
-        )
-        try db.cachedStatement(sql: "UPDATE \(layout.table) SET \(assignments.joined(separator: ", ")) WHERE \(SQLName.rowID) = ?")
-            .execute(arguments: arguments)
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: layout.fetchByRowSQL), arguments: [existing.rowID]) else {
-            throw RecordError(.internalError, "\(recordType) '\(recordName)' vanished while being updated", recordType: recordType, recordName: recordName)
-        }
-        changeLog.saved(recordType, recordName, changeTag: changeTag, at: now)
-        return layout.record(from: row)
     }
 
     /// Encodes one field value into `encoded`, checking DELETE_SELF targets and storing assets,

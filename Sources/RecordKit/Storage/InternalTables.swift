@@ -50,6 +50,25 @@ enum InternalTables {
                 try db.execute(sql: "DROP TRIGGER \(trigger.quotedDatabaseIdentifier)")
             }
         }
+        migrator.registerMigration("v3: change log without AUTOINCREMENT") { db in
+            // AUTOINCREMENT wrote sqlite_sequence in every transaction: a third page per
+            // single-record update. The log is append-only (never pruned), so INTEGER PRIMARY
+            // KEY alone gives the same increasing sequence: the next seq is max(seq) + 1.
+            try db.execute(sql: """
+                CREATE TABLE _changes_v3 (
+                    seq INTEGER PRIMARY KEY,
+                    recordType TEXT NOT NULL,
+                    recordName TEXT NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('saved', 'deleted')),
+                    changeTag TEXT,
+                    at INTEGER NOT NULL
+                );
+                INSERT INTO _changes_v3 SELECT seq, recordType, recordName, kind, changeTag, at FROM _changes ORDER BY seq;
+                DROP TABLE _changes;
+                ALTER TABLE _changes_v3 RENAME TO _changes;
+                DELETE FROM sqlite_sequence WHERE name = '_changes';
+                """)
+        }
         return migrator
     }()
 
