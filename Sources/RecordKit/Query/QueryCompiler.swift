@@ -26,7 +26,7 @@ enum QueryCompiler {
         let sortColumns = clauses.keys.map(\.expression).joined(separator: ", ")
         return CompiledQuery(
             sql: "SELECT \(layout.selection), \(sortColumns) FROM \(layout.table)\(clauses.sql)",
-            arguments: StatementArguments(clauses.arguments),
+            arguments: StatementArguments(values: clauses.arguments),
             layout: layout,
             sortKeyCount: clauses.keys.count
         )

@@ -40,7 +40,7 @@ extension RecordTransaction {
         let layout = try snapshot.layout(query.recordType)
         let clauses = try QueryCompiler.Clauses(Query(query.recordType, predicate: query.predicate, limit: query.limit), layout: layout)
         let sql = "SELECT count(*) FROM (SELECT 1 FROM \(layout.table)\(clauses.sql))"
-        return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(clauses.arguments)) ?? 0
+        return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(values: clauses.arguments)) ?? 0
     }
 
     /// The page of `query` after `cursor` (the first page when `nil`); `query.limit` is the page size.

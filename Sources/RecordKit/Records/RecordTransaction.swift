@@ -88,7 +88,7 @@ public final class RecordTransaction {
                 guard existing.recordType == record.recordType else { throw Self.nameTaken(record, by: existing.recordType) }
                 try checkChangeTag(tag, stored: existing.changeTag, type: record.recordType, name: record.recordName)
                 let arguments = StatementArguments(
-                    layout.fieldColumns.map { encoded[$0] } + [now.databaseValue, changeTag.databaseValue, existing.rowID.databaseValue]
+                    values: layout.fieldColumns.map { encoded[$0] } + [now.databaseValue, changeTag.databaseValue, existing.rowID.databaseValue]
                 )
                 try db.cachedStatement(sql: layout.replaceSQL).execute(arguments: arguments)
                 saved.createdAt = Timestamp.date(milliseconds: existing.createdAt)
