@@ -11,7 +11,7 @@ final class RawSQLite {
         guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK else {
             throw BenchError("cannot open \(path): \(message)")
         }
-        try execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY")
+        try execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
     }
 
     deinit {

@@ -49,9 +49,6 @@ public final class RecordDatabase: Sendable {
             // WAL with synchronous=NORMAL: a commit survives the process crashing (killed at any
             // moment); only an OS crash or power loss may drop the last commits, never corrupt.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            // Statement journals (a statement changing many rows, or firing the full-text
-            // triggers) and temporary sort tables stay in memory instead of temporary files.
-            try db.execute(sql: "PRAGMA temp_store = MEMORY")
             SQLFunctions.register(in: db)
             if let trace {
                 db.trace(options: .statement) { event in
