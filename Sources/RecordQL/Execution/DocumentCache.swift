@@ -79,7 +79,7 @@ final class DocumentCache: Sendable {
         if let failure = OperationUniqueness.failure(in: document) {
             return .failure(failure)
         }
-        let errors = validate(schema: context.graphQLSchema, ast: document, rules: ValidationRules.rules(for: text, catalog: context.arguments))
+        let errors = validate(schema: context.graphQLSchema, ast: document, rules: ValidationRules.rules(for: text, document: document, catalog: context.arguments))
         guard errors.isEmpty else {
             return .failure(GraphQLFailure(validationErrors: errors, context: context))
         }
