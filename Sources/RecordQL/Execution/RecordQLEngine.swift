@@ -16,7 +16,8 @@ import RecordKit
 /// The pipeline: the current schema (its GraphQL schema is generated once per schema version);
 /// GraphQLSwift parses and validates the document (validated documents are cached by text and
 /// schema version); the operation is chosen and its variables coerced; then each root field of a
-/// query compiles into one engine call that builds its JSON inside SQLite in one statement, and
+/// query compiles into one engine call (query plans are cached by text, operation, variables and
+/// schema version, so a query asked again exactly as before goes straight to its SQL) that builds its JSON inside SQLite in one statement, and
 /// the response is assembled around those JSON texts. All root fields of a mutation run in one
 /// write transaction, atomically; `mutation @transaction(id: "…")` makes it idempotent.
 /// Introspection (`__schema`, `__type`) is answered by GraphQLSwift's executor.
@@ -29,6 +30,7 @@ public final class RecordQLEngine: Sendable {
     public let maximumResponseRecords: Int?
     let schemas = SchemaContextCache()
     let documents = DocumentCache()
+    let plans = PlanCache()
 
     /// The default of ``maximumResponseRecords``.
     public static let defaultMaximumResponseRecords = 10_000
@@ -58,6 +60,15 @@ public final class RecordQLEngine: Sendable {
 
     private func run(_ text: String, variables: [String: Map], operationName: String?) async throws(GraphQLFailure) -> GraphQLResponse {
         let prepared = try database.read(failing: { (transaction: RecordTransaction) throws(GraphQLFailure) -> Prepared in
+            let key = PlanCache.Key(text: text, generation: transaction.schemaVersion, operationName: operationName, variables: variables)
+            if let key, let planned = plans.entry(for: key) {
+                var statements = planned.statements
+                do throws(GraphQLFailure) {
+                    return .query(planned.request, planned.plan, try QueryExecution.run(planned.plan, statements: &statements, in: transaction))
+                } catch {
+                    throw error.running()
+                }
+            }
             let request = try prepare(text, variables: variables, operationName: operationName, in: transaction)
             // From here on, failures are field errors of a request that ran (`"data": null`).
             do throws(GraphQLFailure) {
@@ -65,7 +76,10 @@ public final class RecordQLEngine: Sendable {
                     return .mutation(request, try MutationPlan(request))
                 }
                 let plan = try QueryPlan(request)
-                return .query(request, plan, try QueryExecution.run(plan, in: transaction))
+                var statements: [CompiledJSONQuery?] = []
+                let results = try QueryExecution.run(plan, statements: &statements, in: transaction)
+                if let key { plans.store(PlanCache.Entry(request: request, plan: plan, statements: statements), for: key) }
+                return .query(request, plan, results)
             } catch {
                 throw error.running()
             }
