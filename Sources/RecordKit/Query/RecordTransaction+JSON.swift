@@ -13,10 +13,10 @@ extension RecordTransaction {
         let layout = try snapshot.layout(query.recordType)
         var compiler = ProjectionCompiler(snapshot: snapshot)
         let alias = compiler.nextAlias()
-        let object = try compiler.object(projection, layout: layout, alias: alias)
+        let row = try compiler.row(projection, layout: layout, alias: alias)
         let clauses = try QueryCompiler.Clauses(query, layout: layout, qualifier: alias)
         compiler.append(clauses.arguments)
-        let sql = "SELECT json_group_array(json(o)) FROM (SELECT \(object) AS o FROM \(layout.table) AS \(alias)\(clauses.sql))"
+        let sql = ProjectionCompiler.array(of: row, table: layout.table, alias: alias, clauses: clauses.sql)
         return CompiledJSONQuery(schemaVersion: schemaVersion, sql: sql, arguments: StatementArguments(compiler.arguments))
     }
 
@@ -38,11 +38,11 @@ extension RecordTransaction {
         let layout = try snapshot.layout(query.recordType)
         var compiler = ProjectionCompiler(snapshot: snapshot)
         let alias = compiler.nextAlias()
-        let object = try compiler.object(projection, layout: layout, alias: alias)
+        let row = try compiler.row(projection, layout: layout, alias: alias)
         let clauses = try QueryCompiler.Clauses(query, layout: layout, qualifier: alias, after: cursor, fetchingOneMore: true)
         compiler.append(clauses.arguments)
         let keys = clauses.keys.map(\.expression).joined(separator: ", ")
-        let sql = "SELECT \(object), \(keys) FROM \(layout.table) AS \(alias)\(clauses.sql)"
+        let sql = "SELECT \(row.object), \(keys) FROM \(layout.table) AS \(alias)\(row.joins)\(clauses.sql)"
         let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(compiler.arguments))
         let page = rows.prefix(limit)
         let records = "[" + page.map { $0[0] as String }.joined(separator: ",") + "]"
@@ -56,8 +56,8 @@ extension RecordTransaction {
         let layout = try snapshot.layout(recordType)
         var compiler = ProjectionCompiler(snapshot: snapshot)
         let alias = compiler.nextAlias()
-        let object = try compiler.object(projection, layout: layout, alias: alias)
-        let sql = "SELECT \(object) FROM \(layout.table) AS \(alias) WHERE \(alias).\(SQLName.recordName) = ?"
+        let row = try compiler.row(projection, layout: layout, alias: alias)
+        let sql = "SELECT \(row.object) FROM \(layout.table) AS \(alias)\(row.joins) WHERE \(alias).\(SQLName.recordName) = ?"
         return try String.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(compiler.arguments + [recordName.databaseValue]))
     }
 
