@@ -16,10 +16,11 @@ import RecordKit
 /// The pipeline: the current schema (its GraphQL schema is generated once per schema version);
 /// GraphQLSwift parses and validates the document (validated documents are cached by text and
 /// schema version); the operation is chosen and its variables coerced; then each root field of a
-/// query compiles into one engine call (query plans are cached by text, operation, variables and
-/// schema version, so a query asked again exactly as before goes straight to its SQL) that builds its JSON inside SQLite in one statement, and
-/// the response is assembled around those JSON texts. All root fields of a mutation run in one
-/// write transaction, atomically; `mutation @transaction(id: "…")` makes it idempotent.
+/// query compiles into one engine call that builds its JSON inside SQLite in one statement, and
+/// the response is assembled around those JSON texts. Query plans and their SQL are cached by
+/// text, operation, variables and schema version (``PlanCache``), so a query asked again exactly
+/// as before goes straight to its SQL. All root fields of a mutation run in one write
+/// transaction, atomically; `mutation @transaction(id: "…")` makes it idempotent.
 /// Introspection (`__schema`, `__type`) is answered by GraphQLSwift's executor.
 public final class RecordQLEngine: Sendable {
     /// The database the engine reads and writes.
