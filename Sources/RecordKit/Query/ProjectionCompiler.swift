@@ -1,17 +1,40 @@
 import GRDB
 
 /// Compiles a ``Projection`` into a SQLite expression building one JSON object per record, with
-/// nested references and referring records as correlated subqueries. Pure: schema in, SQL out.
+/// nested references and referring records. Pure: schema in, SQL out.
 ///
-/// Keys (GraphQL aliases are user text) and constants are bound, never spliced; field names are
-/// resolved against the schema first. Each nested table gets its own alias (`t0`, `t1`, …) so a
-/// record type may appear at several depths. Values coming out of subqueries are wrapped in
-/// `json(…)`, because SQLite's JSON subtype does not survive a subquery boundary.
+/// The record a REFERENCE field points at is read through a `LEFT JOIN` of its table on its
+/// recordName, which is unique (at most one row joins, and none when the reference dangles);
+/// a LIST<REFERENCE>, an untyped reference projected for several types, or a reference past
+/// ``maximumJoins`` is looked up by a correlated subquery per record, and so are referring
+/// records. Keys (GraphQL aliases are user text) and constants are bound, never spliced; field
+/// names are resolved against the schema first. Each table gets its own alias (`t0`, `t1`, …)
+/// so a record type may appear at several depths. Values coming out of subqueries are wrapped
+/// in `json(…)`, because SQLite's JSON subtype does not survive a subquery boundary; arrays of
+/// records are built outside the subquery that selects them (``array(of:table:alias:clauses:)``).
 struct ProjectionCompiler {
     let snapshot: SchemaSnapshot
     /// Bound values, in the order their placeholders appear in the SQL built so far.
     private(set) var arguments: [DatabaseValue] = []
     private var aliasCount = 0
+    /// The most tables joined to one projected table: SQLite joins at most 64 tables in one
+    /// `FROM`; references past this are looked up by a subquery per record instead.
+    static let maximumJoins = 48
+    /// The `LEFT JOIN`s of the table whose rows are being projected.
+    private var joins: [String] = []
+    /// The columns read from the rows of each alias, qualified, in the order first read.
+    private var columnsRead: [String: [String]] = [:]
+
+    /// A projection compiled over the rows of one table (``row(_:layout:alias:)``).
+    struct CompiledRow {
+        /// `json_object(…)`.
+        var object: String
+        /// The `LEFT JOIN`s of the referenced records it reads, to follow `FROM <table> AS
+        /// <alias>`: empty, or starting with a space.
+        var joins: String
+        /// The columns of the table it reads, qualified by the alias; the recordName always.
+        var columns: [String]
+    }
 
     init(snapshot: SchemaSnapshot) {
         self.snapshot = snapshot
@@ -32,8 +55,39 @@ struct ProjectionCompiler {
         arguments += values
     }
 
-    /// `json_object(?, <value>, …)` over the row of `layout` named `alias`.
-    mutating func object(_ projection: Projection, layout: TableLayout, alias: String) throws(RecordError) -> String {
+    /// The JSON object built by `projection` over each row of `layout`'s table named `alias`.
+    mutating func row(_ projection: Projection, layout: TableLayout, alias: String) throws(RecordError) -> CompiledRow {
+        let outer = joins
+        joins = []
+        defer { joins = outer }
+        _ = read(SQLName.recordName, of: alias)
+        let object = try object(projection, layout: layout, alias: alias)
+        return CompiledRow(object: object, joins: joins.joined(), columns: columnsRead[alias] ?? [])
+    }
+
+    /// `SELECT json_group_array(<object>) …`: the JSON array of `row` over the rows of `table`
+    /// (named `alias`) that `clauses` (`WHERE … ORDER BY … LIMIT ?`) select, in their order.
+    ///
+    /// The objects are built outside the subquery that selects the rows, so that they reach
+    /// json_group_array as JSON: built inside it, they would lose their JSON subtype at its
+    /// boundary and `json(…)` would have to parse each one again. The subquery selects only the
+    /// columns the objects read, so an index covering them is enough.
+    static func array(of row: CompiledRow, table: String, alias: String, clauses: String) -> String {
+        "SELECT json_group_array(\(row.object)) FROM (SELECT \(row.columns.joined(separator: ", ")) FROM \(table) AS \(alias)\(clauses)) AS \(alias)\(row.joins)"
+    }
+
+    /// `alias.column`, noted among the columns read from `alias`.
+    private mutating func read(_ column: String, of alias: String) -> String {
+        let qualified = "\(alias).\(column)"
+        if columnsRead[alias]?.contains(qualified) != true {
+            columnsRead[alias, default: []].append(qualified)
+        }
+        return qualified
+    }
+
+    /// `json_object(?, <value>, …)` over the row of `layout` named `alias`; the tables it joins
+    /// are added to `joins`.
+    private mutating func object(_ projection: Projection, layout: TableLayout, alias: String) throws(RecordError) -> String {
         var parts: [String] = []
         for member in projection.members {
             let key = bind(member.key.databaseValue)
@@ -44,23 +98,23 @@ struct ProjectionCompiler {
 
     private mutating func value(_ value: Projection.MemberValue, layout: TableLayout, alias: String) throws(RecordError) -> String {
         switch value {
-        case .recordName: return "\(alias).\(SQLName.recordName)"
+        case .recordName: return read(SQLName.recordName, of: alias)
         case .recordType: return bind(layout.recordType.name.databaseValue)
-        case .createdAt: return JSONEncodingSQL.timestamp("\(alias).\(SQLName.createdAt)")
-        case .modifiedAt: return JSONEncodingSQL.timestamp("\(alias).\(SQLName.modifiedAt)")
-        case .changeTag: return "\(alias).\(SQLName.changeTag)"
+        case .createdAt: return JSONEncodingSQL.timestamp(read(SQLName.createdAt, of: alias))
+        case .modifiedAt: return JSONEncodingSQL.timestamp(read(SQLName.modifiedAt, of: alias))
+        case .changeTag: return read(SQLName.changeTag, of: alias)
         case .constant(let text): return bind(text.databaseValue)
         case .field(let name):
             let slot = try layout.slot(name)
-            return JSONEncodingSQL.value("\(alias).\(SQLName.column(name))", type: slot.field.type)
+            return JSONEncodingSQL.value(read(SQLName.column(name), of: alias), type: slot.field.type)
         case .parts(let name, let parts):
             let slot = try layout.slot(name)
-            return try self.parts(parts, column: "\(alias).\(SQLName.column(name))", field: slot.field, in: layout.recordType.name)
+            return try self.parts(parts, column: read(SQLName.column(name), of: alias), field: slot.field, in: layout.recordType.name)
         case .reference(let name, let projections):
             let slot = try layout.slot(name)
-            return try reference(slot.field, column: "\(alias).\(SQLName.column(name))", projections: projections, in: layout.recordType.name)
+            return try reference(slot.field, column: read(SQLName.column(name), of: alias), projections: projections, in: layout.recordType.name)
         case .referrers(let type, let field, let predicate, let sort, let limit, let projection):
-            return try referrers(type, field: field, of: "\(alias).\(SQLName.recordName)", predicate: predicate, sort: sort, limit: limit, projection)
+            return try referrers(type, field: field, of: read(SQLName.recordName, of: alias), predicate: predicate, sort: sort, limit: limit, projection)
         }
     }
 
@@ -105,15 +159,25 @@ struct ProjectionCompiler {
         }
         let isList = field.type.elementType != nil
         let target = isList ? "(element.value ->> '$.recordName')" : column
-        var lookups: [String] = []
-        for (typeName, projection) in projections.sorted(by: { $0.key < $1.key }) {
+        let targets = projections.sorted(by: { $0.key < $1.key })
+        for typeName in targets.map(\.key) {
             if let declared = field.referencedType, declared != typeName {
                 throw RecordError(.schemaViolation, "\(recordType).\(field.name) references \(declared), not \(typeName)", recordType: recordType, field: field.name)
             }
+        }
+        if !isList, targets.count == 1, joins.count < Self.maximumJoins, let (typeName, projection) = targets.first {
             let layout = try snapshot.layout(typeName)
             let alias = nextAlias()
-            let object = try object(projection, layout: layout, alias: alias)
-            lookups.append("(SELECT \(object) FROM \(layout.table) AS \(alias) WHERE \(alias).\(SQLName.recordName) = \(target))")
+            let recordName = "\(alias).\(SQLName.recordName)"
+            joins.append(" LEFT JOIN \(layout.table) AS \(alias) ON \(recordName) = \(column)")
+            return "CASE WHEN \(recordName) IS NULL THEN NULL ELSE \(try object(projection, layout: layout, alias: alias)) END"
+        }
+        var lookups: [String] = []
+        for (typeName, projection) in targets {
+            let layout = try snapshot.layout(typeName)
+            let alias = nextAlias()
+            let row = try row(projection, layout: layout, alias: alias)
+            lookups.append("(SELECT \(row.object) FROM \(layout.table) AS \(alias)\(row.joins) WHERE \(alias).\(SQLName.recordName) = \(target))")
         }
         let resolved = lookups.isEmpty ? "NULL" : lookups.count == 1 ? "json(\(lookups[0]))" : "json(coalesce(\(lookups.joined(separator: ", "))))"
         guard isList else { return resolved }
@@ -130,7 +194,7 @@ struct ProjectionCompiler {
             throw RecordError(.schemaViolation, "\(recordType).\(field) is \(slot.field.type), not a REFERENCE", recordType: recordType, field: field)
         }
         let alias = nextAlias()
-        let object = try object(projection, layout: layout, alias: alias)
+        let row = try row(projection, layout: layout, alias: alias)
         let column = "\(alias).\(SQLName.column(field))"
         let link = slot.field.type == .reference
             ? "\(column) = \(recordName)"
@@ -138,7 +202,7 @@ struct ProjectionCompiler {
         let query = Query(recordType, predicate: predicate, sort: sort, limit: limit)
         let clauses = try QueryCompiler.Clauses(query, layout: layout, qualifier: alias, extraCondition: link)
         append(clauses.arguments)
-        return "(SELECT json_group_array(json(o)) FROM (SELECT \(object) AS o FROM \(layout.table) AS \(alias)\(clauses.sql)))"
+        return "(\(Self.array(of: row, table: layout.table, alias: alias, clauses: clauses.sql)))"
     }
 }
 

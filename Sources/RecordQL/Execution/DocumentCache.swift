@@ -4,62 +4,34 @@ import Synchronization
 
 /// Parsed and validated documents by query text and schema generation, so a query text seen
 /// before is neither parsed nor validated again. Invalid documents are kept with their errors.
-/// Holds at most `capacity` entries: when full, the least recently used half is dropped.
+/// Holds at most `capacity` entries (``BoundedCache``).
 final class DocumentCache: Sendable {
     private struct Key: Hashable {
         var text: String
         var generation: Int
     }
 
-    private struct Entry {
-        var outcome: Result<Document, GraphQLFailure>
-        var lastUse: UInt64
-    }
-
-    private struct State {
-        var entries: [Key: Entry] = [:]
-        var clock: UInt64 = 0
-        var parseCount = 0
-    }
-
-    let capacity: Int
-    private let state = Mutex(State())
+    private let outcomes: BoundedCache<Key, Result<Document, GraphQLFailure>>
+    private let parses = Atomic<Int>(0)
 
     init(capacity: Int = 512) {
-        self.capacity = max(1, capacity)
+        outcomes = BoundedCache(capacity: capacity)
     }
 
     /// How many times a text has been parsed (tests check that a repeated request is not).
-    var parseCount: Int { state.withLock { $0.parseCount } }
+    var parseCount: Int { parses.load(ordering: .relaxed) }
 
     /// The validated document of `text` for `context`'s schema, or the failure that says why
     /// it is not valid.
     func document(_ text: String, for context: SchemaContext) throws(GraphQLFailure) -> Document {
         let key = Key(text: text, generation: context.generation)
-        let cached = state.withLock { state -> Result<Document, GraphQLFailure>? in
-            state.clock += 1
-            guard var entry = state.entries[key] else { return nil }
-            entry.lastUse = state.clock
-            state.entries[key] = entry
-            return entry.outcome
+        if let cached = outcomes.value(for: key) {
+            return try cached.get()
         }
-        let outcome = cached ?? store(key, Self.parseAndValidate(text, context: context))
+        let outcome = Self.parseAndValidate(text, context: context)
+        parses.add(1, ordering: .relaxed)
+        outcomes.store(outcome, for: key)
         return try outcome.get()
-    }
-
-    private func store(_ key: Key, _ outcome: Result<Document, GraphQLFailure>) -> Result<Document, GraphQLFailure> {
-        state.withLock { state in
-            state.parseCount += 1
-            state.clock += 1
-            if state.entries.count >= capacity, state.entries[key] == nil {
-                // Drop the least recently used half at once: one pass per capacity/2 inserts.
-                let uses = state.entries.values.map(\.lastUse).sorted()
-                let threshold = uses[uses.count / 2]
-                state.entries = state.entries.filter { $0.value.lastUse > threshold }
-            }
-            state.entries[key] = Entry(outcome: outcome, lastUse: state.clock)
-        }
-        return outcome
     }
 
     private static func parseAndValidate(_ text: String, context: SchemaContext) -> Result<Document, GraphQLFailure> {
@@ -79,7 +51,7 @@ final class DocumentCache: Sendable {
         if let failure = OperationUniqueness.failure(in: document) {
             return .failure(failure)
         }
-        let errors = validate(schema: context.graphQLSchema, ast: document, rules: ValidationRules.rules(for: text, catalog: context.arguments))
+        let errors = validate(schema: context.graphQLSchema, ast: document, rules: ValidationRules.rules(for: text, document: document, catalog: context.arguments))
         guard errors.isEmpty else {
             return .failure(GraphQLFailure(validationErrors: errors, context: context))
         }

@@ -5,7 +5,7 @@ import RecordKit
 /// named and inline fragments whose type condition matches, and `@include`/`@skip` honoured.
 struct FieldCollector {
     /// The fields selected under one response key, in document order, merged.
-    struct CollectedField {
+    struct CollectedField: Sendable {
         let key: String
         /// Every field node selected under `key` (they share name and arguments).
         var nodes: [Field]

@@ -43,7 +43,7 @@ struct InputCoercion {
             return .array(values)
         case let object as GraphQLInputObjectType:
             guard let literal = literal as? ObjectValue else { break }
-            let given = literal.fields.map { (name: $0.name.value, value: $0.value as any GraphQL.Value, node: $0 as any Node) }
+            let given = literal.fields.map { (name: $0.name.value, value: $0.value as any GraphQL.Value, node: $0 as (any Node)?) }
             return try Self.coerceObject(given, to: object, at: literal) { _, value, type throws(GraphQLFailure) in try coerce(value, to: type) }
         case let enumType as GraphQLEnumType:
             guard let name = (literal as? EnumValue)?.value, let value = enumType.nameLookup[name] else { break }

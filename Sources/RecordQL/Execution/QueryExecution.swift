@@ -5,12 +5,17 @@ import RecordKit
 /// statement building the JSON) per field, and assembles the response around the JSON texts.
 enum QueryExecution {
     /// The JSON text of every root field the transaction answers, by position in the plan;
-    /// `nil` for the fields answered outside it (introspection, assets).
-    static func run(_ plan: QueryPlan, in transaction: RecordTransaction) throws(GraphQLFailure) -> [String?] {
+    /// `nil` for the fields answered outside it (introspection, assets). `statements` holds the
+    /// statement each `T(...)` field compiled to, by position: those of an earlier run of the
+    /// same plan are run again as they are, the missing ones compiled and filled in.
+    static func run(_ plan: QueryPlan, statements: inout [CompiledJSONQuery?], in transaction: RecordTransaction) throws(GraphQLFailure) -> [String?] {
+        if statements.count != plan.fields.count {
+            statements = Array(repeating: nil, count: plan.fields.count)
+        }
         var results: [String?] = []
-        for field in plan.fields {
+        for (index, field) in plan.fields.enumerated() {
             do {
-                results.append(try json(of: field.step, in: transaction))
+                results.append(try json(of: field.step, statement: &statements[index], in: transaction))
             } catch {
                 throw GraphQLFailure(engineError: error, at: field.node, path: [.key(field.key)])
             }
@@ -19,10 +24,12 @@ enum QueryExecution {
         return results
     }
 
-    private static func json(of step: QueryPlan.Step, in transaction: RecordTransaction) throws -> String? {
+    private static func json(of step: QueryPlan.Step, statement: inout CompiledJSONQuery?, in transaction: RecordTransaction) throws -> String? {
         switch step {
         case .records(let query, let projection):
-            return try transaction.json(query, projection: projection)
+            let compiled = try statement ?? transaction.compileJSON(query, projection: projection)
+            statement = compiled
+            return try transaction.json(compiled)
         case .page(let query, let after, let members):
             return try page(query, after: after, members: members, in: transaction)
         case .constant(let json):

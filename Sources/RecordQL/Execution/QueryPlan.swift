@@ -3,11 +3,11 @@ import RecordKit
 
 /// What the root fields of a query operation compile to, in selection order: each data field is
 /// one engine call (one SQL statement building its JSON), the rest constants or introspection.
-struct QueryPlan {
+struct QueryPlan: Sendable {
     /// The page size of a `TPage` field given no `limit`.
     static let defaultPageSize = 100
 
-    enum Step {
+    enum Step: Sendable {
         /// `T(...)`: the JSON array of the matching records.
         case records(Query, Projection)
         /// `TPage(...)`: one page of records and the cursor of the next.
@@ -21,7 +21,7 @@ struct QueryPlan {
     }
 
     /// One member of a `TPage` object.
-    enum PageMember {
+    enum PageMember: Sendable {
         case records(key: String, Projection)
         case cursor(key: String)
         case constant(key: String, json: String)
@@ -122,7 +122,7 @@ struct QueryPlan {
 }
 
 /// A root field of an operation and what it compiles to.
-struct PlannedField<Step> {
+struct PlannedField<Step: Sendable>: Sendable {
     let field: FieldCollector.CollectedField
     let step: Step
 

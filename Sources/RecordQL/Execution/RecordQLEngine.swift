@@ -17,8 +17,10 @@ import RecordKit
 /// GraphQLSwift parses and validates the document (validated documents are cached by text and
 /// schema version); the operation is chosen and its variables coerced; then each root field of a
 /// query compiles into one engine call that builds its JSON inside SQLite in one statement, and
-/// the response is assembled around those JSON texts. All root fields of a mutation run in one
-/// write transaction, atomically; `mutation @transaction(id: "…")` makes it idempotent.
+/// the response is assembled around those JSON texts. Query plans and their SQL are cached by
+/// text, operation, variables and schema version (``PlanCache``), so a query asked again exactly
+/// as before goes straight to its SQL. All root fields of a mutation run in one write
+/// transaction, atomically; `mutation @transaction(id: "…")` makes it idempotent.
 /// Introspection (`__schema`, `__type`) is answered by GraphQLSwift's executor.
 public final class RecordQLEngine: Sendable {
     /// The database the engine reads and writes.
@@ -29,6 +31,7 @@ public final class RecordQLEngine: Sendable {
     public let maximumResponseRecords: Int?
     let schemas = SchemaContextCache()
     let documents = DocumentCache()
+    let plans = PlanCache()
 
     /// The default of ``maximumResponseRecords``.
     public static let defaultMaximumResponseRecords = 10_000
@@ -58,6 +61,15 @@ public final class RecordQLEngine: Sendable {
 
     private func run(_ text: String, variables: [String: Map], operationName: String?) async throws(GraphQLFailure) -> GraphQLResponse {
         let prepared = try database.read(failing: { (transaction: RecordTransaction) throws(GraphQLFailure) -> Prepared in
+            let key = PlanCache.Key(text: text, generation: transaction.schemaVersion, operationName: operationName, variables: variables)
+            if let key, let planned = plans.entry(for: key) {
+                var statements = planned.statements
+                do throws(GraphQLFailure) {
+                    return .query(planned.request, planned.plan, try QueryExecution.run(planned.plan, statements: &statements, in: transaction))
+                } catch {
+                    throw error.running()
+                }
+            }
             let request = try prepare(text, variables: variables, operationName: operationName, in: transaction)
             // From here on, failures are field errors of a request that ran (`"data": null`).
             do throws(GraphQLFailure) {
@@ -65,7 +77,10 @@ public final class RecordQLEngine: Sendable {
                     return .mutation(request, try MutationPlan(request))
                 }
                 let plan = try QueryPlan(request)
-                return .query(request, plan, try QueryExecution.run(plan, in: transaction))
+                var statements: [CompiledJSONQuery?] = []
+                let results = try QueryExecution.run(plan, statements: &statements, in: transaction)
+                if let key { plans.store(PlanCache.Entry(request: request, plan: plan, statements: statements), for: key) }
+                return .query(request, plan, results)
             } catch {
                 throw error.running()
             }
