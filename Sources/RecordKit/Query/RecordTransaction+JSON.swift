@@ -17,7 +17,7 @@ extension RecordTransaction {
         let clauses = try QueryCompiler.Clauses(query, layout: layout, qualifier: alias)
         compiler.append(clauses.arguments)
         let sql = ProjectionCompiler.array(of: row, table: layout.table, alias: alias, clauses: clauses.sql)
-        return CompiledJSONQuery(schemaVersion: schemaVersion, sql: sql, arguments: StatementArguments(compiler.arguments))
+        return CompiledJSONQuery(schemaVersion: schemaVersion, sql: sql, arguments: StatementArguments(values: compiler.arguments))
     }
 
     /// The JSON array of a query compiled by ``compileJSON(_:projection:)``. Throws
@@ -43,7 +43,7 @@ extension RecordTransaction {
         compiler.append(clauses.arguments)
         let keys = clauses.keys.map(\.expression).joined(separator: ", ")
         let sql = "SELECT \(row.object), \(keys) FROM \(layout.table) AS \(alias)\(row.joins)\(clauses.sql)"
-        let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(compiler.arguments))
+        let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(values: compiler.arguments))
         let page = rows.prefix(limit)
         let records = "[" + page.map { $0[0] as String }.joined(separator: ",") + "]"
         guard rows.count > limit, let last = page.last else { return (records, nil) }
@@ -58,7 +58,7 @@ extension RecordTransaction {
         let alias = compiler.nextAlias()
         let row = try compiler.row(projection, layout: layout, alias: alias)
         let sql = "SELECT \(row.object) FROM \(layout.table) AS \(alias)\(row.joins) WHERE \(alias).\(SQLName.recordName) = ?"
-        return try String.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(compiler.arguments + [recordName.databaseValue]))
+        return try String.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(values: compiler.arguments + [recordName.databaseValue]))
     }
 
     /// The compiled SQL of a JSON query and SQLite's plan for it.
