@@ -28,39 +28,38 @@ enum LineTokenizer {
     static func scan(_ line: String) -> (words: [Word], endsBetweenWords: Bool) {
         var words: [Word] = []
         var current: Word?
-        var quote: Character?
+        var quote: Unicode.Scalar?
         var escaping = false
         for (offset, scalar) in line.unicodeScalars.enumerated() {
-            let character = Character(scalar)
             if escaping {
-                current?.text.append(character)
+                current?.text.unicodeScalars.append(scalar)
                 escaping = false
                 continue
             }
             if let open = quote {
-                if character == open {
+                if scalar == open {
                     quote = nil
-                } else if character == "\\" && open == "\"" {
+                } else if scalar == "\\" && open == "\"" {
                     escaping = true
                 } else {
-                    current?.text.append(character)
+                    current?.text.unicodeScalars.append(scalar)
                 }
                 continue
             }
-            if character.isWhitespace {
+            if scalar.properties.isWhitespace {
                 if let word = current { words.append(word) }
                 current = nil
                 continue
             }
             if current == nil { current = Word(text: "", start: offset) }
-            switch character {
-            case "'", "\"": quote = character
+            switch scalar {
+            case "'", "\"": quote = scalar
             case "\\": escaping = true
-            default: current?.text.append(character)
+            default: current?.text.unicodeScalars.append(scalar)
             }
         }
         if var word = current {
-            word.openQuote = quote
+            word.openQuote = quote.map(Character.init)
             words.append(word)
         }
         return (words, current == nil)
