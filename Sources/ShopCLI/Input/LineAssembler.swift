@@ -29,7 +29,7 @@ struct LineAssembler {
         if Self.startsGraphQL(trimmed) {
             return start(trimmed, line: number, isExplain: false)
         }
-        if Self.firstWord(of: trimmed) == "explain" {
+        if trimmed.hasPrefix("explain"), Self.firstWord(of: trimmed) == "explain" {
             let rest = String(trimmed.dropFirst("explain".count)).trimmingWhitespace
             if Self.startsGraphQL(rest) {
                 return start(rest, line: number, isExplain: true)
@@ -75,7 +75,8 @@ struct LineAssembler {
 
     /// Whether `text` (trimmed) begins a GraphQL document.
     static func startsGraphQL(_ text: String) -> Bool {
-        guard !text.hasPrefix("{") else { return true }
+        if text.hasPrefix("{") { return true }
+        guard text.hasPrefix("query") || text.hasPrefix("mutation") else { return false }
         let word = firstWord(of: text)
         return word == "query" || word == "mutation"
     }

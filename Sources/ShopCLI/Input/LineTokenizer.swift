@@ -46,7 +46,7 @@ enum LineTokenizer {
                 }
                 continue
             }
-            if scalar.properties.isWhitespace {
+            if scalar.isWhitespace {
                 if let word = current { words.append(word) }
                 current = nil
                 continue
@@ -72,7 +72,7 @@ enum LineTokenizer {
     /// a combining mark is one `Character`, but still a quote, backslash or space to the scanner.
     static func quote(_ text: String, preferring preferred: Character? = nil) -> String {
         let scalars = text.unicodeScalars
-        let special = scalars.isEmpty || scalars.contains { Character($0).isWhitespace || "'\"\\#".unicodeScalars.contains($0) }
+        let special = scalars.isEmpty || scalars.contains { $0.isWhitespace || "'\"\\#".unicodeScalars.contains($0) }
         guard special || preferred != nil else { return text }
         if preferred != "\"" && !scalars.contains("'") {
             return "'\(text)'"
@@ -83,5 +83,14 @@ enum LineTokenizer {
             escaped.append(scalar)
         }
         return "\"\(String(escaped))\""
+    }
+}
+
+extension Unicode.Scalar {
+    /// Whether the scalar is white space (Unicode's White_Space, as `Character.isWhitespace`
+    /// says for a one-scalar character), answered for ASCII without looking up the Unicode
+    /// property tables, which was most of the cost of splitting a line into words.
+    var isWhitespace: Bool {
+        isASCII ? value == 0x20 || (0x09...0x0D).contains(value) : properties.isWhitespace
     }
 }
