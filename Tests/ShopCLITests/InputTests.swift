@@ -18,6 +18,13 @@ import Testing
         #expect(try LineTokenizer.words(line) == words)
     }
 
+    @Test func whiteSpaceIsUnicodesWhiteSpaceForEveryScalar() {
+        for value in UInt32(0)...0x3000 {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            #expect(scalar.isWhitespace == scalar.properties.isWhitespace, "U+\(String(value, radix: 16))")
+        }
+    }
+
     @Test func anUnterminatedQuoteIsAnError() {
         #expect(throws: RecordError.self) { try LineTokenizer.words("list add 'Corner shop") }
     }

@@ -2,8 +2,10 @@ import ArgumentParser
 import RecordKit
 
 /// Turns the words of one command line into a ``ShopCommand`` with swift-argument-parser (the
-/// command named by the leading words parses the rest with `parseAsRoot(_:)`), and its failures into `invalidArguments` errors that say what was wrong,
-/// suggest the command meant ("did you mean") and show the usage.
+/// command named by the leading words parses the rest with `parseAsRoot(_:)`, or reuses its
+/// parse of words as many, see ``PositionalCommand``), and its failures into `invalidArguments`
+/// errors that say what was wrong, suggest the command meant ("did you mean") and show the
+/// usage.
 enum CommandParser {
     /// The command `words` spell; `-h` or `--help` anywhere asks for the command's help.
     static func parse(_ words: [String]) throws(RecordError) -> any ShopCommand {
@@ -34,8 +36,12 @@ enum CommandParser {
         return command
     }
 
-    private static func parseArguments<Command: ParsableCommand>(_ arguments: [String], as command: Command.Type) throws -> any ParsableCommand {
-        try Command.parseAsRoot(arguments)
+    /// `arguments` parsed by `command` as if it were the root command.
+    private static func parseArguments(_ arguments: [String], as command: any ParsableCommand.Type) throws -> any ParsableCommand {
+        if let positional = command as? any PositionalCommand.Type {
+            return try positional.parseReusingTemplate(arguments)
+        }
+        return try command.parseAsRoot(arguments)
     }
 
     /// `words` parsed as arguments of `command` alone (`explain items …`).

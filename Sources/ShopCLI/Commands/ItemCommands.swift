@@ -10,7 +10,7 @@ struct ItemCommand: ParsableCommand {
     )
 }
 
-struct ItemAddCommand: ShopCommand {
+struct ItemAddCommand: PositionalCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Add an item to a list, with optional FIELD=VALUE pairs.",
@@ -31,6 +31,14 @@ struct ItemAddCommand: ShopCommand {
     @Argument(help: ArgumentHelp("Field values, e.g. number=2.", valueName: "field=value"))
     var assignments: [String] = []
 
+    func replacingArguments(_ replace: (String) -> String) -> Self {
+        var command = self
+        command.list = replace(list)
+        command.name = replace(name)
+        command.assignments = assignments.map(replace)
+        return command
+    }
+
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
         try session.store.addItem(name, to: list, assignments: try assignments.map(FieldAssignment.init(parsing:)))
         session.console.print("added \(LineTokenizer.quote(name)) to \(LineTokenizer.quote(list))")
@@ -38,7 +46,7 @@ struct ItemAddCommand: ShopCommand {
     }
 }
 
-struct ItemSetCommand: ShopCommand {
+struct ItemSetCommand: PositionalCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
         abstract: "Change fields of an item (FIELD= removes a value).",
@@ -58,6 +66,14 @@ struct ItemSetCommand: ShopCommand {
     @Argument(help: ArgumentHelp("Field values, e.g. number=2.", valueName: "field=value"))
     var assignments: [String] = []
 
+    func replacingArguments(_ replace: (String) -> String) -> Self {
+        var command = self
+        command.list = replace(list)
+        command.name = replace(name)
+        command.assignments = assignments.map(replace)
+        return command
+    }
+
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
         try session.store.setItem(name, in: list, assignments: try assignments.map(FieldAssignment.init(parsing:)))
         session.console.print("updated \(LineTokenizer.quote(name)) in \(LineTokenizer.quote(list))")
@@ -65,7 +81,7 @@ struct ItemSetCommand: ShopCommand {
     }
 }
 
-struct ItemDeleteCommand: ShopCommand {
+struct ItemDeleteCommand: PositionalCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
         abstract: "Delete an item of a list.",
@@ -77,6 +93,13 @@ struct ItemDeleteCommand: ShopCommand {
 
     @Argument(help: "The item's name.")
     var name: String
+
+    func replacingArguments(_ replace: (String) -> String) -> Self {
+        var command = self
+        command.list = replace(list)
+        command.name = replace(name)
+        return command
+    }
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
         try session.store.deleteItem(name, in: list)

@@ -30,7 +30,7 @@ struct ListCommand: ParsableCommand {
     )
 }
 
-struct ListAddCommand: ShopCommand {
+struct ListAddCommand: PositionalCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Add a list; list names are unique.",
@@ -40,6 +40,12 @@ struct ListAddCommand: ShopCommand {
     @Argument(help: "The new list's name (quoted when it has spaces).")
     var name: String
 
+    func replacingArguments(_ replace: (String) -> String) -> Self {
+        var command = self
+        command.name = replace(name)
+        return command
+    }
+
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
         try session.store.addList(name)
         session.console.print("added list \(LineTokenizer.quote(name))")
@@ -47,7 +53,7 @@ struct ListAddCommand: ShopCommand {
     }
 }
 
-struct ListRenameCommand: ShopCommand {
+struct ListRenameCommand: PositionalCommand {
     static let configuration = CommandConfiguration(
         commandName: "rename",
         abstract: "Rename a list.",
@@ -60,6 +66,13 @@ struct ListRenameCommand: ShopCommand {
     @Argument(help: "Its new name.")
     var newName: String
 
+    func replacingArguments(_ replace: (String) -> String) -> Self {
+        var command = self
+        command.name = replace(name)
+        command.newName = replace(newName)
+        return command
+    }
+
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
         try session.store.renameList(name, to: newName)
         session.console.print("renamed list \(LineTokenizer.quote(name)) to \(LineTokenizer.quote(newName))")
@@ -67,7 +80,7 @@ struct ListRenameCommand: ShopCommand {
     }
 }
 
-struct ListDeleteCommand: ShopCommand {
+struct ListDeleteCommand: PositionalCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
         abstract: "Delete a list and, with it, all its items.",
@@ -76,6 +89,12 @@ struct ListDeleteCommand: ShopCommand {
 
     @Argument(help: "The list's name.")
     var name: String
+
+    func replacingArguments(_ replace: (String) -> String) -> Self {
+        var command = self
+        command.name = replace(name)
+        return command
+    }
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
         let items = try session.store.deleteList(name)

@@ -29,7 +29,7 @@ struct LineAssembler {
         if Self.startsGraphQL(trimmed) {
             return start(trimmed, line: number, isExplain: false)
         }
-        if Self.firstWord(of: trimmed) == "explain" {
+        if trimmed.hasPrefix("explain"), Self.firstWord(of: trimmed) == "explain" {
             let rest = String(trimmed.dropFirst("explain".count)).trimmingWhitespace
             if Self.startsGraphQL(rest) {
                 return start(rest, line: number, isExplain: true)
@@ -75,7 +75,10 @@ struct LineAssembler {
 
     /// Whether `text` (trimmed) begins a GraphQL document.
     static func startsGraphQL(_ text: String) -> Bool {
-        text.hasPrefix("{") || ["query", "mutation"].contains(firstWord(of: text))
+        if text.hasPrefix("{") { return true }
+        guard text.hasPrefix("query") || text.hasPrefix("mutation") else { return false }
+        let word = firstWord(of: text)
+        return word == "query" || word == "mutation"
     }
 
     /// The leading run of letters, digits and underscores.
@@ -87,7 +90,10 @@ struct LineAssembler {
 extension String {
     /// The text without leading and trailing whitespace.
     var trimmingWhitespace: String {
-        String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else {
+            return ""
+        }
+        return first == startIndex && last == index(before: endIndex) ? self : String(self[first...last])
     }
 
     /// The text up to its first line end.

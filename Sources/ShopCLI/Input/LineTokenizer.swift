@@ -28,39 +28,38 @@ enum LineTokenizer {
     static func scan(_ line: String) -> (words: [Word], endsBetweenWords: Bool) {
         var words: [Word] = []
         var current: Word?
-        var quote: Character?
+        var quote: Unicode.Scalar?
         var escaping = false
         for (offset, scalar) in line.unicodeScalars.enumerated() {
-            let character = Character(scalar)
             if escaping {
-                current?.text.append(character)
+                current?.text.unicodeScalars.append(scalar)
                 escaping = false
                 continue
             }
             if let open = quote {
-                if character == open {
+                if scalar == open {
                     quote = nil
-                } else if character == "\\" && open == "\"" {
+                } else if scalar == "\\" && open == "\"" {
                     escaping = true
                 } else {
-                    current?.text.append(character)
+                    current?.text.unicodeScalars.append(scalar)
                 }
                 continue
             }
-            if character.isWhitespace {
+            if scalar.isWhitespace {
                 if let word = current { words.append(word) }
                 current = nil
                 continue
             }
             if current == nil { current = Word(text: "", start: offset) }
-            switch character {
-            case "'", "\"": quote = character
+            switch scalar {
+            case "'", "\"": quote = scalar
             case "\\": escaping = true
-            default: current?.text.append(character)
+            default: current?.text.unicodeScalars.append(scalar)
             }
         }
         if var word = current {
-            word.openQuote = quote
+            word.openQuote = quote.map(Character.init)
             words.append(word)
         }
         return (words, current == nil)
@@ -73,7 +72,7 @@ enum LineTokenizer {
     /// a combining mark is one `Character`, but still a quote, backslash or space to the scanner.
     static func quote(_ text: String, preferring preferred: Character? = nil) -> String {
         let scalars = text.unicodeScalars
-        let special = scalars.isEmpty || scalars.contains { Character($0).isWhitespace || "'\"\\#".unicodeScalars.contains($0) }
+        let special = scalars.isEmpty || scalars.contains { $0.isWhitespace || "'\"\\#".unicodeScalars.contains($0) }
         guard special || preferred != nil else { return text }
         if preferred != "\"" && !scalars.contains("'") {
             return "'\(text)'"
@@ -84,5 +83,14 @@ enum LineTokenizer {
             escaped.append(scalar)
         }
         return "\"\(String(escaped))\""
+    }
+}
+
+extension Unicode.Scalar {
+    /// Whether the scalar is white space (Unicode's White_Space, as `Character.isWhitespace`
+    /// says for a one-scalar character), answered for ASCII without looking up the Unicode
+    /// property tables, which was most of the cost of splitting a line into words.
+    var isWhitespace: Bool {
+        isASCII ? value == 0x20 || (0x09...0x0D).contains(value) : properties.isWhitespace
     }
 }

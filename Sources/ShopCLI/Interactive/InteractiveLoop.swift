@@ -15,7 +15,7 @@ struct InteractiveLoop {
         Self.useUTF8()
         var runner = ScriptRunner(session: session, name: nil, keepsGoing: true)
         guard let editor = LineEditor(historyPath: historyPath) else {
-            let lines = AnySequence { AnyIterator { readLine(strippingNewline: true) } }
+            let lines = StandardInput.lines(beforeWaiting: session.console.flush)
             for (index, line) in lines.enumerated() {
                 guard await runner.feed(line, number: index + 1) else { break }
             }
@@ -28,6 +28,7 @@ struct InteractiveLoop {
         var number = 0
         while true {
             continuing = runner.isPending
+            session.console.flush()
             switch editor.readLine(prompt: continuing ? "...> " : "shop> ") {
             case .endOfInput:
                 return 0

@@ -6,12 +6,14 @@ import RecordKit
 /// and `-f` files in order, or the interactive prompt, or standard input.
 public enum Shop {
     /// Runs `shop` with `arguments` (without the program name) and returns the exit status:
-    /// 0 on success, 1 when a command failed.
+    /// 0 on success, 1 when a command failed. Everything `console` held back is written before
+    /// it returns.
     public static func main(
         arguments: [String],
         environment: [String: String] = ProcessInfo.processInfo.environment,
         console: Console = .standard
     ) async -> Int32 {
+        defer { console.flush() }
         let options: ShopOptions
         do {
             options = try ShopOptions.parse(arguments)
@@ -38,7 +40,7 @@ public enum Shop {
         if isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 {
             return await InteractiveLoop(session: session, environment: environment).run()
         }
-        let lines = AnySequence { AnyIterator { readLine(strippingNewline: true) } }
+        let lines = StandardInput.lines(beforeWaiting: console.flush)
         let result = await ScriptRunner.run(lines: lines, name: "<stdin>", in: session)
         return result.failures == 0 ? 0 : 1
     }

@@ -4,22 +4,51 @@ import Synchronization
 /// Where a session writes: results to standard output, errors to standard error.
 ///
 /// ``standard`` writes to the process's streams; tests use ``capturing()`` to collect both.
+/// Results may be held back until ``flush`` (see ``buffered(output:errors:)``): whoever is about
+/// to wait for input, or to exit, flushes first.
 public struct Console: Sendable {
     /// Writes result text (already ending in a newline when it should).
     public var write: @Sendable (String) -> Void
-    /// Writes error text.
+    /// Writes error text, after any result text held back.
     public var writeError: @Sendable (String) -> Void
+    /// Writes any result text held back.
+    public var flush: @Sendable () -> Void
 
-    public init(write: @escaping @Sendable (String) -> Void, writeError: @escaping @Sendable (String) -> Void) {
+    public init(
+        write: @escaping @Sendable (String) -> Void,
+        writeError: @escaping @Sendable (String) -> Void,
+        flush: @escaping @Sendable () -> Void = {}
+    ) {
         self.write = write
         self.writeError = writeError
+        self.flush = flush
     }
 
-    /// The process's standard output and standard error.
-    public static let standard = Console(
-        write: { FileHandle.standardOutput.write(Data($0.utf8)) },
-        writeError: { FileHandle.standardError.write(Data($0.utf8)) }
-    )
+    /// The process's standard output and standard error. Results go through an
+    /// ``OutputBuffer`` when standard output is a file or a pipe; at a terminal each is written
+    /// at once, for the person watching.
+    public static let standard: Console = {
+        let output: @Sendable (Data) -> Void = { FileHandle.standardOutput.write($0) }
+        let errors: @Sendable (Data) -> Void = { FileHandle.standardError.write($0) }
+        if isatty(STDOUT_FILENO) == 1 {
+            return Console(write: { output(Data($0.utf8)) }, writeError: { errors(Data($0.utf8)) })
+        }
+        return buffered(output: output, errors: errors)
+    }()
+
+    /// A console whose results gather in an ``OutputBuffer`` on their way to `output`; error
+    /// text flushes them first, then goes to `errors` at once.
+    static func buffered(output: @escaping @Sendable (Data) -> Void, errors: @escaping @Sendable (Data) -> Void) -> Console {
+        let buffer = OutputBuffer(destination: output)
+        return Console(
+            write: buffer.write,
+            writeError: { text in
+                buffer.flush()
+                errors(Data(text.utf8))
+            },
+            flush: buffer.flush
+        )
+    }
 
     /// A console that keeps what is written, and the buffer it keeps it in.
     public static func capturing() -> (Console, CapturedOutput) {
