@@ -1,12 +1,14 @@
 import GRDB
 
 /// A query compiled to one SQL statement with its bound arguments.
-struct CompiledQuery {
+struct CompiledQuery: Sendable {
     var sql: String
-    var arguments: StatementArguments
+    var values: [DatabaseValue]
     var layout: TableLayout
     /// How many sort-key columns follow the record columns in each row (for cursors).
     var sortKeyCount: Int
+
+    var arguments: StatementArguments { StatementArguments(values: values) }
 }
 
 /// Compiles ``Query`` values to SQL. Pure: the schema layout in, SQL and arguments out.
@@ -26,7 +28,7 @@ enum QueryCompiler {
         let sortColumns = clauses.keys.map(\.expression).joined(separator: ", ")
         return CompiledQuery(
             sql: "SELECT \(layout.selection), \(sortColumns) FROM \(layout.table)\(clauses.sql)",
-            arguments: StatementArguments(values: clauses.arguments),
+            values: clauses.arguments,
             layout: layout,
             sortKeyCount: clauses.keys.count
         )

@@ -27,7 +27,7 @@ extension RecordTransaction {
 
     /// Calls `body` with each record matching `query`, in order, holding only one at a time.
     public func forEachRecord(matching query: Query, _ body: (Record) throws -> Void) throws {
-        let compiled = try QueryCompiler.compile(query, layout: try snapshot.layout(query.recordType))
+        let compiled = try snapshot.compiled(query)
         let rows = try Row.fetchCursor(db.cachedStatement(sql: compiled.sql), arguments: compiled.arguments)
         while let row = try rows.next() {
             try body(compiled.layout.record(from: row))
@@ -48,7 +48,7 @@ extension RecordTransaction {
         guard let limit = query.limit else {
             throw RecordError(.invalidArguments, "a paged query needs a limit (the page size)", recordType: query.recordType)
         }
-        let compiled = try QueryCompiler.compile(query, layout: try snapshot.layout(query.recordType), after: cursor, fetchingOneMore: true)
+        let compiled = try snapshot.compiled(query, after: cursor, fetchingOneMore: true)
         let rows = try Row.fetchAll(db.cachedStatement(sql: compiled.sql), arguments: compiled.arguments)
         let records = rows.prefix(limit).map { compiled.layout.record(from: $0) }
         var next: String?
@@ -61,7 +61,7 @@ extension RecordTransaction {
 
     /// The compiled SQL of `query` and SQLite's plan for it.
     public func explain(_ query: Query) throws -> QueryExplanation {
-        let compiled = try QueryCompiler.compile(query, layout: try snapshot.layout(query.recordType))
+        let compiled = try snapshot.compiled(query)
         return QueryExplanation(sql: compiled.sql, plan: try queryPlan(compiled.sql, arguments: compiled.arguments))
     }
 

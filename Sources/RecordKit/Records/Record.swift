@@ -16,10 +16,15 @@ public struct Record: Sendable, Hashable, Codable {
     public var fields: [String: Value]
 
     /// A new record of `recordType`; `recordName` defaults to a new UUID.
-    public init(_ recordType: String, recordName: String = UUID().uuidString, fields: [String: Value] = [:]) {
+    public init(_ recordType: String, recordName: String = Record.generatedName(), fields: [String: Value] = [:]) {
         self.recordType = recordType
         self.recordName = recordName
         self.fields = fields
+    }
+
+    /// A new random UUID string, the recordName of a record saved without one.
+    public static func generatedName() -> String {
+        RecordNames.generated()
     }
 
     /// The value of field `name`, `nil` when absent.

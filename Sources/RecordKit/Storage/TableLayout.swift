@@ -111,6 +111,17 @@ final class SchemaSnapshot: Sendable {
     /// Per record type, the same over every other stored table (absent when there is none).
     let locateOutsideSQL: [String: String]
 
+    /// First pages of queries compiled at this version, by query and whether one more row is
+    /// fetched: the REPL looks the same list up by name command after command, an app runs the
+    /// same query again and again. Later pages are not kept (each has a new cursor), nor queries
+    /// with non-ASCII text (equal Swift strings may differ in bytes; see ``Query/hasOnlyASCIIText``).
+    private let compiledQueries = BoundedCache<CompiledQueryKey, CompiledQuery>(capacity: 256)
+
+    private struct CompiledQueryKey: Hashable, Sendable {
+        var query: Query
+        var fetchingOneMore: Bool
+    }
+
     init(version: Int, schema: Schema) {
         self.version = version
         self.schema = schema
@@ -135,6 +146,19 @@ final class SchemaSnapshot: Sendable {
                 }
             }
         }
+    }
+
+    /// `query` compiled for this schema (``QueryCompiler/compile(_:layout:after:fetchingOneMore:)``),
+    /// from the cache when it is a first page compiled before.
+    func compiled(_ query: Query, after cursor: String? = nil, fetchingOneMore: Bool = false) throws(RecordError) -> CompiledQuery {
+        guard cursor == nil, query.hasOnlyASCIIText else {
+            return try QueryCompiler.compile(query, layout: try layout(query.recordType), after: cursor, fetchingOneMore: fetchingOneMore)
+        }
+        let key = CompiledQueryKey(query: query, fetchingOneMore: fetchingOneMore)
+        if let compiled = compiledQueries.value(for: key) { return compiled }
+        let compiled = try QueryCompiler.compile(query, layout: try layout(query.recordType), fetchingOneMore: fetchingOneMore)
+        compiledQueries.store(compiled, for: key)
+        return compiled
     }
 
     /// The layout of `recordType`, or `schemaViolation` saying how to add the type.

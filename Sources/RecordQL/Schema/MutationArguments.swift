@@ -10,7 +10,7 @@ struct MutationArguments: Sendable {
     /// `createT(recordName:, fields:)`: a create of the record (absent values left out).
     func create(_ arguments: Map) throws(RecordError) -> RecordOperation {
         let reader = InputReader(recordType: recordType.name, root: names.createField)
-        let name = try optionalRecordName(arguments, reader) ?? UUID().uuidString
+        let name = try optionalRecordName(arguments, reader) ?? Record.generatedName()
         return .create(Record(recordType.name, recordName: name, fields: try values(arguments).compactMapValues { $0 }))
     }
 

@@ -2,8 +2,9 @@ import Synchronization
 
 /// A dictionary shared between requests that holds at most `capacity` entries: when it is
 /// full, the least recently used half is dropped at once (one pass per `capacity / 2`
-/// insertions instead of one per insertion).
-final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+/// insertions instead of one per insertion). RecordKit keeps compiled queries in one, RecordQL
+/// its documents and plans.
+public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Entry {
         var value: Value
         var lastUse: UInt64
@@ -14,15 +15,16 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         var clock: UInt64 = 0
     }
 
-    let capacity: Int
+    /// The most entries held.
+    public let capacity: Int
     private let state = Mutex(State())
 
-    init(capacity: Int) {
+    public init(capacity: Int) {
         self.capacity = max(1, capacity)
     }
 
     /// The value stored for `key`, now the most recently used; `nil` if there is none.
-    func value(for key: Key) -> Value? {
+    public func value(for key: Key) -> Value? {
         state.withLock { state in
             state.clock += 1
             guard var entry = state.entries[key] else { return nil }
@@ -33,7 +35,7 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// Stores `value` for `key`, dropping the least recently used half first when full.
-    func store(_ value: Value, for key: Key) {
+    public func store(_ value: Value, for key: Key) {
         state.withLock { state in
             state.clock += 1
             if state.entries.count >= capacity, state.entries[key] == nil {
@@ -46,5 +48,5 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// How many entries are stored.
-    var count: Int { state.withLock { $0.entries.count } }
+    public var count: Int { state.withLock { $0.entries.count } }
 }
