@@ -37,6 +37,23 @@ struct PlanCacheTests {
         #expect(shop.engine.plans.count == 4)
     }
 
+    /// Swift's `==` on strings is canonical equivalence; storage compares bytes. Texts and
+    /// variables differing only in the composition of "é" ask for different lists.
+    @Test func equalButByteDifferentTextsAreDifferentRequests() async throws {
+        let shop = try EngineFixture()
+        let composed = "Caf\u{E9}", decomposed = "Cafe\u{301}"
+        await shop.createList("L1", composed, items: [])
+        await shop.createList("L2", decomposed, items: [])
+        for _ in 0..<2 {
+            for (name, recordName) in [(composed, "L1"), (decomposed, "L2")] {
+                let literal = "{ Lists(where: {name: {eq: \"\(name)\"}}) { recordName } }"
+                #expect(await shop.data(literal) == #"{"data":{"Lists":[{"recordName":"\#(recordName)"}]}}"#)
+                let variable = "query($name: String) { Lists(where: {name: {eq: $name}}) { recordName } }"
+                #expect(await shop.data(variable, variables: ["name": .string(name)]) == #"{"data":{"Lists":[{"recordName":"\#(recordName)"}]}}"#)
+            }
+        }
+    }
+
     @Test func aPlanHoldsNoData() async throws {
         let shop = try EngineFixture()
         let document = "{ Lists(sort: [{name: ASC}]) { name } }"

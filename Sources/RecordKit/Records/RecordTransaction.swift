@@ -11,8 +11,8 @@ public final class RecordTransaction {
     let snapshot: SchemaSnapshot
     /// Record types of recordNames known to exist in this transaction, so reference targets
     /// shared by many records of a batch are looked up once. Cleared by deletes. Keyed by the
-    /// exact bytes of the name, as storage compares them (``ExactName``).
-    private var knownRecordTypes: [ExactName: String] = [:]
+    /// exact bytes of the name, as storage compares them (``ExactText``).
+    private var knownRecordTypes: [ExactText: String] = [:]
     /// What this transaction saved and deleted, written to `_changes` before it commits.
     var changeLog = ChangeLog()
 
@@ -124,7 +124,7 @@ public final class RecordTransaction {
                 recordType: record.recordType, recordName: record.recordName
             )
         }
-        knownRecordTypes[ExactName(record.recordName)] = record.recordType
+        knownRecordTypes[ExactText(record.recordName)] = record.recordType
     }
 
     private static func nameTaken(_ record: Record, by recordType: String) -> RecordError {
@@ -211,7 +211,7 @@ public final class RecordTransaction {
     /// type needs the target, when it exists, to be of that type.
     private func checkTarget(of reference: Reference, field: FieldDefinition, in recordType: String) throws {
         guard reference.action == .deleteSelf || field.referencedType != nil else { return }
-        let targetType = try knownRecordTypes[ExactName(reference.recordName)] ?? locate(reference.recordName)?.recordType
+        let targetType = try knownRecordTypes[ExactText(reference.recordName)] ?? locate(reference.recordName)?.recordType
         guard let targetType else {
             guard reference.action != .deleteSelf else {
                 throw RecordError(
@@ -222,7 +222,7 @@ public final class RecordTransaction {
             }
             return
         }
-        knownRecordTypes[ExactName(reference.recordName)] = targetType
+        knownRecordTypes[ExactText(reference.recordName)] = targetType
         if let expected = field.referencedType, expected != targetType {
             throw RecordError(
                 .referenceViolation,

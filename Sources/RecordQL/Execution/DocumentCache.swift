@@ -7,7 +7,9 @@ import Synchronization
 /// Holds at most `capacity` entries (``BoundedCache``).
 final class DocumentCache: Sendable {
     private struct Key: Hashable {
-        var text: String
+        /// By bytes (``ExactText``): texts whose string literals are canonically equivalent
+        /// but differ in bytes parse to different values.
+        var text: ExactText
         var generation: Int
     }
 
@@ -24,7 +26,7 @@ final class DocumentCache: Sendable {
     /// The validated document of `text` for `context`'s schema, or the failure that says why
     /// it is not valid.
     func document(_ text: String, for context: SchemaContext) throws(GraphQLFailure) -> Document {
-        let key = Key(text: text, generation: context.generation)
+        let key = Key(text: ExactText(text), generation: context.generation)
         if let cached = outcomes.value(for: key) {
             return try cached.get()
         }

@@ -15,19 +15,21 @@ final class PlanCache: Sendable {
         /// The longest exact text of a request's variables kept in a key.
         static let maximumVariablesLength = 1_024
 
-        var text: String
+        /// Texts are compared by their bytes (``ExactText``): canonically equivalent literals
+        /// are different values to storage.
+        var text: ExactText
         var generation: Int
-        var operationName: String?
+        var operationName: ExactText?
         /// The variables as given, written exactly (``ExactMapText``).
-        var variables: String
+        var variables: ExactText
 
         /// The key of a request, or `nil` when its variables are too large to keep.
         init?(text: String, generation: Int, operationName: String?, variables: [String: Map]) {
             guard let variables = ExactMapText.text(of: variables, maximumLength: Self.maximumVariablesLength) else { return nil }
-            self.text = text
+            self.text = ExactText(text)
             self.generation = generation
-            self.operationName = operationName
-            self.variables = variables
+            self.operationName = operationName.map(ExactText.init)
+            self.variables = ExactText(variables)
         }
     }
 
