@@ -5,7 +5,8 @@ import GRDB
 enum SchemaStorage {
     /// The schema version (`PRAGMA user_version`); 0 before the bootstrap schema is applied.
     static func version(_ db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        // Read at the start of every transaction: a cached statement, not one prepared each time.
+        try Int.fetchOne(db.cachedStatement(sql: "PRAGMA user_version")) ?? 0
     }
 
     /// The stored schema.
