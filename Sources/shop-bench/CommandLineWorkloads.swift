@@ -6,7 +6,7 @@ import RecordKit
 extension Bench {
     /// `shop --db BIG -e 'items L7'`: open the database, find the list by name, query and print
     /// its items as a table. Raw: `sqlite3` runs the same query and prints the same rows.
-    func shopItems() throws -> Result {
+    func shopItems() async throws -> Result {
         let shop = try Program.built("shop")
         let sqlite3 = try Program.installed("sqlite3", package: "sqlite3")
         let list = DataSet.listName(7)
@@ -19,11 +19,14 @@ extension Bench {
         let count = sizes.items / DataSet.listCount
         try verify(try lines(of: shop.output(arguments, in: folder)) == count + 1, "shop prints a header and every item of the list")
         try verify(try lines(of: sqlite3.output(rawArguments, in: folder)) == count, "sqlite3 prints every item of the list")
-        let engineTiming = try Timing.measure(repetitions: sizes.repetitions * 4) { try shop.run(arguments) }
-        let rawTiming = try Timing.measure(repetitions: sizes.repetitions * 4) { try sqlite3.run(rawArguments) }
+        let timings = try await Timing.compare(
+            repetitions: sizes.repetitions * 4,
+            engine: Timing.Side { try shop.run(arguments) },
+            raw: Timing.Side { try sqlite3.run(rawArguments) }
+        )
         return Result(
             workload: "shop --db BIG -e 'items \(list)' start to exit, \(sizes.items.formatted()) Items in \(DataSet.listCount) lists",
-            engine: engineTiming, raw: rawTiming, budget: .medianBelow(0.1)
+            engine: timings.engine, raw: timings.raw, budget: .medianBelow(0.1)
         )
     }
 
@@ -34,7 +37,7 @@ extension Bench {
     /// no fsync); shop also parses each line with the command parser, looks the list (and item)
     /// up by name, and writes the change log and its indexes. More than 3x means per-command
     /// overhead beyond that work (re-preparing SQL, extra transactions, schema reloads).
-    func shopScript() throws -> Result {
+    func shopScript() async throws -> Result {
         let shop = try Program.built("shop")
         let sqlite3 = try Program.installed("sqlite3", package: "sqlite3")
         let script = CommandScript(commands: sizes.scriptCommands)
@@ -44,16 +47,15 @@ extension Bench {
         try script.sql.write(toFile: sqlFile, atomically: true, encoding: .utf8)
         let shopDatabase = folder.appendingPathComponent("script-engine.sqlite").path
         let rawDatabase = folder.appendingPathComponent("script-raw.sqlite").path
-        let engineTiming = try Timing.measure(repetitions: sizes.repetitions, prepare: { try removeDatabase(shopDatabase) }) {
-            try shop.run(["--db", shopDatabase, "-f", shopFile])
-        }
-        let rawTiming = try Timing.measure(repetitions: sizes.repetitions, prepare: { try removeDatabase(rawDatabase) }) {
-            try sqlite3.run(["-bail", rawDatabase], input: sqlFile)
-        }
+        let timings = try await Timing.compare(
+            repetitions: sizes.repetitions,
+            engine: Timing.Side(prepare: { try self.removeDatabase(shopDatabase) }) { try shop.run(["--db", shopDatabase, "-f", shopFile]) },
+            raw: Timing.Side(prepare: { try self.removeDatabase(rawDatabase) }) { try sqlite3.run(["-bail", rawDatabase], input: sqlFile) }
+        )
         try verifyScript(script, shopDatabase: shopDatabase, rawDatabase: rawDatabase)
         return Result(
             workload: "a \(sizes.scriptCommands.formatted())-command shop -f script vs the same SQL through sqlite3",
-            engine: engineTiming, raw: rawTiming, budget: .ratio(3)
+            engine: timings.engine, raw: timings.raw, budget: .ratio(3)
         )
     }
 

@@ -6,20 +6,19 @@ import RecordQL
 /// work through SQLite's C API. A response is JSON text; each workload checks once, outside the
 /// timings, that it holds exactly what the raw side reads.
 extension Bench {
-    /// The canonical query with a fixed text: the validated document comes from the cache, so
-    /// this is planning, the engine's JSON statement and the response around it.
+    /// The canonical query with a fixed text: the validated document and its plan come from the
+    /// engine's caches, so this is the lookup, the engine's JSON statement and the response around it.
     func languageQuerySeen() async throws -> Result {
         let document = CanonicalQuery.document()
         let select = try raw.prepare(CanonicalQuery.sql)
         try verify(try CanonicalQuery.rows(of: await language.execute(document)) == CanonicalQuery.rows(select), "RecordQL returns the raw query's rows")
-        let engineTiming = try await Timing.measure(repetitions: sizes.repetitions * 40) {
-            try verify(await language.execute(document).isSuccess, "the query succeeds")
-        }
-        let rawTiming = try Timing.measure(repetitions: sizes.repetitions * 40) {
-            try verify(try CanonicalQuery.rows(select).count == CanonicalQuery.limit, "the raw query returns 50 rows")
-        }
+        let timings = try await Timing.compare(
+            repetitions: sizes.repetitions * 40,
+            engine: Timing.Side { try verify(await self.language.execute(document).isSuccess, "the query succeeds") },
+            raw: Timing.Side { try verify(try CanonicalQuery.rows(select).count == CanonicalQuery.limit, "the raw query returns 50 rows") }
+        )
         return Result(
-            workload: "the same through the query language, query text seen before", engine: engineTiming, raw: rawTiming, budget: .ratio(5)
+            workload: "the same through the query language, query text seen before", engine: timings.engine, raw: timings.raw, budget: .ratio(5)
         )
     }
 
@@ -31,16 +30,19 @@ extension Bench {
         let documents = (0...repetitions).map { CanonicalQuery.document(key: "new\($0)") }
         try verify(try CanonicalQuery.rows(of: await language.execute(CanonicalQuery.document(key: "first")), key: "first").count == CanonicalQuery.limit, "RecordQL returns 50 items")
         var next = documents.makeIterator()
-        let engineTiming = try await Timing.measure(repetitions: repetitions) {
-            guard let document = next.next() else { throw BenchError("more repetitions than query texts") }
-            try verify(await language.execute(document).isSuccess, "the query succeeds")
-        }
-        let rawTiming = try Timing.measure(repetitions: repetitions) {
-            let select = try raw.prepare(CanonicalQuery.sql)
-            try verify(try CanonicalQuery.rows(select).count == CanonicalQuery.limit, "the raw query returns 50 rows")
-        }
+        let timings = try await Timing.compare(
+            repetitions: repetitions,
+            engine: Timing.Side {
+                guard let document = next.next() else { throw BenchError("more repetitions than query texts") }
+                try verify(await self.language.execute(document).isSuccess, "the query succeeds")
+            },
+            raw: Timing.Side {
+                let select = try self.raw.prepare(CanonicalQuery.sql)
+                try verify(try CanonicalQuery.rows(select).count == CanonicalQuery.limit, "the raw query returns 50 rows")
+            }
+        )
         return Result(
-            workload: "the same, a query text never seen before (parse + validate + compile)", engine: engineTiming, raw: rawTiming,
+            workload: "the same, a query text never seen before (parse + validate + compile)", engine: timings.engine, raw: timings.raw,
             budget: .medianBelow(0.0005)
         )
     }
@@ -87,15 +89,14 @@ extension Bench {
         let expected = try lists(ResponseData<[ListItems]>.decode(json: rawResponse()))
         try verify(expected?.count == DataSet.listCount && expected?.joined().count == sizes.items, "raw reads every list and item")
         try verify(try lists(ResponseData<[ListItems]>.decode(await language.execute(document))) == expected, "RecordQL returns the raw lists and items, in the same order")
-        let engineTiming = try await Timing.measure(repetitions: sizes.repetitions) {
-            try verify(await language.execute(document).isSuccess, "the query succeeds")
-        }
-        let rawTiming = try Timing.measure(repetitions: sizes.repetitions) {
-            try verify(try rawResponse().utf8.count == size, "raw writes the whole response")
-        }
+        let timings = try await Timing.compare(
+            repetitions: sizes.repetitions,
+            engine: Timing.Side { try verify(await self.language.execute(document).isSuccess, "the query succeeds") },
+            raw: Timing.Side { try verify(try rawResponse().utf8.count == size, "raw writes the whole response") }
+        )
         return Result(
             workload: "Lists { Items { name } } over \(DataSet.listCount) lists, \(sizes.items.formatted()) Items, through the query language",
-            engine: engineTiming, raw: rawTiming, budget: .ratio(3)
+            engine: timings.engine, raw: timings.raw, budget: .ratio(3)
         )
     }
 }

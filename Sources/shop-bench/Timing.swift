@@ -23,43 +23,42 @@ struct Timing: Encodable {
     /// Half the distance between the fastest and slowest run, relative to the median.
     var spread: Double { median > 0 ? ((samples.last ?? 0) - (samples.first ?? 0)) / 2 / median : 0 }
 
-    /// Runs `body` `warmUp` times untimed, then `repetitions` times timed. `prepare` runs before
-    /// each repetition, untimed (e.g. to restore data a delete removed).
-    static func measure(
-        warmUp: Int = 1, repetitions: Int, prepare: () throws -> Void = {}, _ body: () throws -> Void
-    ) throws -> Timing {
-        for _ in 0..<warmUp {
-            try prepare()
-            try body()
+    /// One side of a comparison: `body` is timed once per repetition, after `prepare` (untimed,
+    /// e.g. to restore data a delete removed).
+    struct Side {
+        var prepare: () throws -> Void = {}
+        var body: () async throws -> Void
+
+        init(prepare: @escaping () throws -> Void = {}, _ body: @escaping () async throws -> Void) {
+            self.prepare = prepare
+            self.body = body
         }
-        var samples: [Double] = []
-        for _ in 0..<repetitions {
-            try prepare()
-            let start = ContinuousClock.now
-            try body()
-            samples.append(seconds(since: start))
-        }
-        return Timing(samples: samples.sorted())
     }
 
-    /// The same for asynchronous work (the query language's `execute`). The body is awaited in
-    /// the calling task, so a repetition costs no task creation or thread hop of the benchmark's
-    /// own.
-    static func measure(
-        warmUp: Int = 1, repetitions: Int, prepare: () throws -> Void = {}, _ body: () async throws -> Void
-    ) async throws -> Timing {
-        for _ in 0..<warmUp {
-            try prepare()
-            try await body()
+    /// Times `engine` and `raw` in alternation: one untimed warm-up of each, then `repetitions`
+    /// rounds of one engine and one raw repetition, so that a change in the machine's load while
+    /// a row runs falls on both of its sides instead of on whichever ran second. An awaited body
+    /// runs in the calling task: a repetition costs no task creation or thread hop of the
+    /// benchmark's own.
+    static func compare(repetitions: Int, engine: Side, raw: Side) async throws -> (engine: Timing, raw: Timing) {
+        for side in [engine, raw] {
+            try side.prepare()
+            try await side.body()
         }
-        var samples: [Double] = []
+        var engineSamples: [Double] = []
+        var rawSamples: [Double] = []
         for _ in 0..<repetitions {
-            try prepare()
-            let start = ContinuousClock.now
-            try await body()
-            samples.append(seconds(since: start))
+            engineSamples.append(try await time(engine))
+            rawSamples.append(try await time(raw))
         }
-        return Timing(samples: samples.sorted())
+        return (Timing(samples: engineSamples.sorted()), Timing(samples: rawSamples.sorted()))
+    }
+
+    private static func time(_ side: Side) async throws -> Double {
+        try side.prepare()
+        let start = ContinuousClock.now
+        try await side.body()
+        return seconds(since: start)
     }
 
     private static func seconds(since start: ContinuousClock.Instant) -> Double {
