@@ -19,8 +19,8 @@ public struct Change: Sendable, Hashable {
 }
 
 extension RecordDatabase {
-    /// Changes after `sequence`, oldest first, at most `limit` of them. The log is written by
-    /// triggers in the same transaction as each change, so it never disagrees with the data.
+    /// Changes after `sequence`, oldest first, at most `limit` of them. The log is written in the
+    /// same transaction as the changes (``ChangeLog``), so it never disagrees with the data.
     public func changes(after sequence: Int64 = 0, limit: Int = 1000) throws(RecordError) -> [Change] {
         try read { transaction in
             try Row.fetchAll(
