@@ -10,8 +10,8 @@ final class Bench {
     /// The query language over `engine`, one for the whole run (its caches are per engine).
     let language: RecordQLEngine
     let raw: RawSQLite
-    var enginePath: String { folder.appendingPathComponent("engine.sqlite").path }
-    var rawPath: String { folder.appendingPathComponent("raw.sqlite").path }
+    let enginePath: String
+    let rawPath: String
 
     /// How much data each workload uses (full per DESIGN.md §9, or `--quick`).
     struct Sizes {
@@ -34,14 +34,16 @@ final class Bench {
     init(sizes: Sizes, folder: URL) throws {
         self.sizes = sizes
         self.folder = folder
+        enginePath = folder.appendingPathComponent("engine.sqlite").path
+        rawPath = folder.appendingPathComponent("raw.sqlite").path
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        engine = try RecordDatabase(path: folder.appendingPathComponent("engine.sqlite").path)
+        engine = try RecordDatabase(path: enginePath)
         // As the story adds it: `schema add-field Items number INT64`, no index flags.
         try engine.addField(FieldDefinition("number", .int64), to: "Items")
         // The benchmark reads whole tables in one response (Lists { Items { name } } over every
         // item), so it lifts the engine's response record limit, as a trusted caller may.
         language = RecordQLEngine(database: engine, maximumResponseRecords: nil)
-        raw = try RawSQLite(path: folder.appendingPathComponent("raw.sqlite").path)
+        raw = try RawSQLite(path: rawPath)
         try raw.execute(DataSet.rawSchema)
         log("generating \(sizes.items) items in \(DataSet.listCount) lists")
         try DataSet.fillEngine(engine, items: 0..<sizes.items)

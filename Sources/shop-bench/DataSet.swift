@@ -3,9 +3,8 @@ import RecordKit
 
 /// The benchmark's data: 100 lists and items whose names follow a Zipf-like spread over a
 /// grocery vocabulary (many ties, as real lists have), the same for engine and raw databases.
-struct DataSet {
+enum DataSet {
     static let listCount = 100
-    let itemCount: Int
 
     static let adjectives = ["fresh", "organic", "frozen", "whole", "red", "green", "smoked", "dried", "sweet", "spicy",
                              "large", "small", "local", "sliced", "raw", "roasted", "salted", "plain", "wild", "ripe"]

@@ -1,6 +1,8 @@
 /// JSON text written byte by byte, as a hand-written program answering with JSON would: the raw
 /// side of the workloads whose engine answer is JSON text.
 struct JSONBuffer {
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
     private(set) var bytes: [UInt8] = []
 
     init(capacity: Int = 0) {
@@ -28,10 +30,9 @@ struct JSONBuffer {
                 bytes.append(UInt8(ascii: "\\"))
                 bytes.append(byte)
             case ..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: Array("\\u00".utf8))
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0xF)])
+                bytes.append(contentsOf: "\\u00".utf8)
+                bytes.append(Self.hexDigits[Int(byte >> 4)])
+                bytes.append(Self.hexDigits[Int(byte & 0xF)])
             default:
                 bytes.append(byte)
             }

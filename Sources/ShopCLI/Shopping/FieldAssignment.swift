@@ -19,11 +19,6 @@ struct FieldAssignment: Equatable {
         text = String(word[word.index(after: equals)...])
     }
 
-    init(field: String, text: String) {
-        self.field = field
-        self.text = text
-    }
-
     /// The schema definition of the field in `recordType`, or `schemaViolation` naming the
     /// `schema add-field` command that would add it, with a type guessed from the value.
     func definition(in schema: Schema, recordType: String) throws(RecordError) -> FieldDefinition {
