@@ -70,6 +70,38 @@ struct EngineCostTests {
         #expect(cache.parseCount == 4)
     }
 
+    /// Validating a document records the argument definitions its fields use in the context it
+    /// was validated against; a second context of the same schema version (two requests may
+    /// build one each) must not be handed that document without its own record of them.
+    @Test func aDocumentValidatedInOneContextIsValidatedAgainInAnotherOfTheSameVersion() throws {
+        let cache = DocumentCache()
+        let schema = try Schema.shopping
+        let first = try SchemaContext(schema: schema, generation: 1)
+        let second = try SchemaContext(schema: schema, generation: 1)
+        let text = #"{ Items(sort: [{name: ASC}], limit: 5) { name } }"#
+        _ = try cache.document(text, for: first)
+        _ = try cache.document(text, for: second)
+        #expect(cache.parseCount == 2)
+        #expect(second.arguments.arguments(of: "Items", in: "Query").map(\.name).contains("limit"))
+    }
+
+    @Test func aReaderOnAnOlderSchemaVersionLeavesTheNewerContextCached() throws {
+        let contexts = SchemaContextCache()
+        let schema = try Schema.shopping
+        let newer = try contexts.context(for: schema, version: 2)
+        let older = try contexts.context(for: schema, version: 1)
+        #expect(older.generation == 1 && older !== newer)
+        #expect(try contexts.context(for: schema, version: 2) === newer)
+    }
+
+    @Test func aTooLongTextIsRefusedWithoutEnteringTheDocumentCache() throws {
+        let cache = DocumentCache()
+        let context = try SchemaContext(schema: try Schema.shopping, generation: 1)
+        let text = "{ Lists { name } }" + String(repeating: " ", count: DocumentLimits.maximumLength)
+        #expect { try cache.document(text, for: context) } throws: { ($0 as? GraphQLFailure)?.errors.first?.code == .limitExceeded }
+        #expect(cache.parseCount == 0)
+    }
+
     @Test func explainShowsTheSQLAndPlanOfEachRootField() async throws {
         let shop = try EngineFixture()
         let text = try await shop.engine.explain(#"{ Items(predicate: "list == 'L1'", sort: [{name: ASC}], limit: 50) { name } n: __typename }"#)

@@ -2,7 +2,7 @@ import GraphQL
 import RecordKit
 import Synchronization
 
-/// Parsed and validated documents by query text and schema generation, so a query text seen
+/// Parsed and validated documents by query text and schema context, so a query text seen
 /// before is neither parsed nor validated again. Invalid documents are kept with their errors.
 /// Holds at most `capacity` entries (``BoundedCache``).
 final class DocumentCache: Sendable {
@@ -10,7 +10,9 @@ final class DocumentCache: Sendable {
         /// By bytes (``ExactText``): texts whose string literals are canonically equivalent
         /// but differ in bytes parse to different values.
         var text: ExactText
-        var generation: Int
+        /// The context validated against (``SchemaContext/identity``): validating records the
+        /// argument definitions the plan reads in that context.
+        var context: Int
     }
 
     private let outcomes: BoundedCache<Key, Result<Document, GraphQLFailure>>
@@ -26,7 +28,10 @@ final class DocumentCache: Sendable {
     /// The validated document of `text` for `context`'s schema, or the failure that says why
     /// it is not valid.
     func document(_ text: String, for context: SchemaContext) throws(GraphQLFailure) -> Document {
-        let key = Key(text: ExactText(text), generation: context.generation)
+        // A text past the length bound is neither looked up nor kept: the cache holds only
+        // texts that can be documents.
+        try DocumentLimits.checkLength(text)
+        let key = Key(text: ExactText(text), context: context.identity)
         if let cached = outcomes.value(for: key) {
             return try cached.get()
         }

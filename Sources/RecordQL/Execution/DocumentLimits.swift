@@ -11,11 +11,17 @@ enum DocumentLimits {
 
     /// Fails with `limitExceeded`, located, when `text` passes a bound.
     static func check(_ text: String) throws(GraphQLFailure) {
+        try checkLength(text)
+        var scanner = Scanner(bytes: Array(text.utf8))
+        try scanner.run()
+    }
+
+    /// Fails with `limitExceeded` when `text` is longer than ``maximumLength`` (checked before a
+    /// text is looked up in, or kept by, the document cache).
+    static func checkLength(_ text: String) throws(GraphQLFailure) {
         guard text.utf8.count <= maximumLength else {
             throw GraphQLFailure(.limitExceeded, "the document is longer than \(maximumLength) bytes; split it into several requests")
         }
-        var scanner = Scanner(bytes: Array(text.utf8))
-        try scanner.run()
     }
 
     private struct Scanner {

@@ -8,6 +8,11 @@ final class SchemaContext: Sendable {
     let generated: RecordQLSchema
     /// The RecordKit schema version this context was generated from; caches are keyed by it.
     let generation: Int
+    /// Tells this context from any other, even one of the same generation (two requests may
+    /// build one each): what is recorded while validating against it (``arguments``) holds only
+    /// for documents validated against it, so the document cache is keyed by this.
+    let identity = SchemaContext.serials.wrappingAdd(1, ordering: .relaxed).newValue
+    private static let serials = Atomic<Int>(0)
     /// Argument definitions by type and field, recorded while documents are validated.
     let arguments = ArgumentCatalog()
 
@@ -67,15 +72,22 @@ final class ArgumentCatalog: Sendable {
     }
 }
 
-/// The context of the schema version last seen, rebuilt when the schema version changes.
+/// The context of the newest schema version seen, rebuilt when the schema version grows.
 final class SchemaContextCache: Sendable {
     private let cached = Mutex<SchemaContext?>(nil)
 
-    /// The context for `schema` at `version`: the cached one while the version is unchanged.
+    /// The context for `schema` at `version`: the cached one while the version is unchanged. A
+    /// reader still on an older version gets a context of its own and leaves the newer one cached.
     func context(for schema: Schema, version: Int) throws(RecordError) -> SchemaContext {
         if let context = cached.withLock({ $0 }), context.generation == version { return context }
         let context = try SchemaContext(schema: schema, generation: version)
-        cached.withLock { $0 = context }
-        return context
+        return cached.withLock { cached in
+            // Another request may have built this version meanwhile: everyone shares the first.
+            if let current = cached, current.generation >= version {
+                return current.generation == version ? current : context
+            }
+            cached = context
+            return context
+        }
     }
 }
