@@ -12,6 +12,27 @@ import Testing
         #expect(try db.schemaHistory().map(\.change) == ["add record type Items", "add record type Lists"])
     }
 
+    @Test(arguments: [
+        ("Lists", "cannot add record type Lists: it already exists; add fields to it with: schema add-field Lists FIELD TYPE"),
+        ("lists", "cannot add record type lists: it differs only in case from Lists"),
+    ])
+    func addingATypeThatExistsSaysWhetherItIsTheSameName(name: String, message: String) throws {
+        let db = try RecordDatabase.inMemory()
+        #expect { try db.addRecordType(RecordType(name)) } throws: {
+            ($0 as? RecordError)?.code == .schemaViolation && "\($0)".contains(message)
+        }
+    }
+
+    /// A bootstrap schema that cannot be applied is refused before the file is made, so a later
+    /// open does not find a migrated file without a schema (and give it the shopping one).
+    @Test func aBootstrapSchemaThatCannotBeAppliedLeavesNoFile() throws {
+        let file = TemporaryDatabase()
+        #expect { try file.open(bootstrap: Schema(recordTypes: [RecordType("sqlite_things")])) } throws: {
+            ($0 as? RecordError)?.code == .invalidArguments
+        }
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
     @Test func addingAFieldDoesNotRewriteExistingRows() throws {
         let file = TemporaryDatabase()
         let db = try file.open()

@@ -27,7 +27,14 @@ struct ExplainCommand: ShopCommand {
             session.console.print("SQL: \(explanation.sql)\nplan:\n\(explanation.plan.map { "  " + $0 }.joined(separator: "\n"))")
             return .proceed
         }
-        try await Self.explainGraphQL(query.joined(separator: " "), in: session)
+        let document = query.joined(separator: " ")
+        guard LineAssembler.startsGraphQL(document) else {
+            throw RecordError(
+                .invalidArguments,
+                "explain cannot explain '\(first)'; it takes: items LIST [options], or a GraphQL query such as { Items { name } }"
+            )
+        }
+        try await Self.explainGraphQL(document, in: session)
         return .proceed
     }
 

@@ -88,9 +88,6 @@ struct SchemaAddTypeCommand: ShopCommand {
     var type: String
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        if try session.database.schema.recordType(named: type) != nil {
-            throw RecordError(.schemaViolation, "record type \(type) already exists; add fields to it with: schema add-field \(type) FIELD TYPE", recordType: type)
-        }
         try session.database.addRecordType(RecordType(type))
         session.console.print("added record type \(type)")
         return .proceed

@@ -75,7 +75,14 @@ struct ShoppingStore {
         try database.write { transaction in
             let list = try transaction.list(named: listName)
             let changes = try transaction.itemChanges(assignments)
-            try transaction.requireNoItem(named: changes.name ?? name, in: changes.list ?? list)
+            if let field = changes.name != nil ? "name" : changes.list != nil ? "list" : nil {
+                throw RecordError(
+                    .invalidArguments,
+                    "item add takes the list and the item's name as its arguments, not \(field)=; to rename or move an item later: item set LIST NAME \(field)=NEW",
+                    recordType: Self.itemType, field: field
+                )
+            }
+            try transaction.requireNoItem(named: name, in: list)
             var item = Record(Self.itemType, fields: ["name": .string(name), "list": .reference(Reference(list.recordName, action: .deleteSelf))])
             for case (let field, let value?) in changes.fields {
                 item.fields[field] = value
