@@ -1,5 +1,5 @@
 /// A query condition: the one AST that both the NSPredicate-format parser (``PredicateParser``)
-/// and the structured builder (``PredicateField``) produce, and that ``SQLCompiler`` turns into
+/// and the structured builder (``PredicateField``) produce, and that ``PredicateCompiler`` turns into
 /// SQL with bound values only.
 ///
 /// Keys name schema fields or the system fields `recordName` (alias `recordID`), `createdAt`

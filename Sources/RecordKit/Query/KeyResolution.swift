@@ -7,14 +7,12 @@ struct ResolvedKey {
     /// Qualified column expression, e.g. `"Items"."list"`.
     var expression: String
     var type: FieldType
-    /// True for `recordName`, whose literals are recordNames like REFERENCE values.
-    var isRecordName = false
 
     /// System keys accepted in predicates and sorts, with CloudKit's aliases.
     static func system(_ key: String, table: String) -> ResolvedKey? {
         switch key {
         case "recordName", "recordID", "___recordID":
-            ResolvedKey(name: key, expression: "\(table).\(SQLName.recordName)", type: .reference, isRecordName: true)
+            ResolvedKey(name: key, expression: "\(table).\(SQLName.recordName)", type: .reference)
         case "createdAt", "creationDate", "___createTime":
             ResolvedKey(name: key, expression: "\(table).\(SQLName.createdAt)", type: .timestamp)
         case "modifiedAt", "modificationDate", "___modTime":

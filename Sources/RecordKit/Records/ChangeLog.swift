@@ -33,13 +33,15 @@ struct ChangeLog {
     /// never brings their names through Swift twice.
     mutating func logDeletions(of recordType: String, matching selection: String, names: String, at: Int64, in db: Database) throws -> [String] {
         try write(to: db)
-        let last = try Int64.fetchOne(db.cachedStatement(sql: "SELECT ifnull(max(seq), 0) FROM _changes")) ?? 0
         try db.cachedStatement(sql: """
             INSERT INTO _changes(recordType, recordName, kind, changeTag, at) \
             SELECT ?2, _recordName, 'deleted', NULL, ?3 \(selection)
             """).execute(arguments: [names, recordType, at])
         guard db.changesCount > 0 else { return [] }
-        return try String.fetchAll(db.cachedStatement(sql: "SELECT recordName FROM _changes WHERE seq > ? ORDER BY seq"), arguments: [last])
+        // The rows just logged are the last `changesCount` sequence numbers (each is the
+        // largest so far plus one).
+        let before = db.lastInsertedRowID - Int64(db.changesCount)
+        return try String.fetchAll(db.cachedStatement(sql: "SELECT recordName FROM _changes WHERE seq > ? ORDER BY seq"), arguments: [before])
     }
 
     /// Writes the pending entries to `_changes` and forgets them: one entry (a single save or

@@ -64,12 +64,6 @@ extension RecordDatabase {
 
     /// The content of the asset with `sha256`, or `nil`.
     public func assetContent(sha256: String) throws(RecordError) -> Data? {
-        do {
-            return try writer.read { db in
-                try Data.fetchOne(db, sql: "SELECT content FROM _assets WHERE sha256 = ?", arguments: [sha256])
-            }
-        } catch {
-            throw RecordError.wrapping(error, path: path)
-        }
+        try read { try $0.assetContent(sha256: sha256) }
     }
 }

@@ -44,7 +44,7 @@ public final class RecordDatabase: Sendable {
     private init(location: String?, bootstrap: Schema?, trace: (@Sendable (String) -> Void)?) throws(RecordError) {
         path = location
         var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = BusyRetry.busyMode
         configuration.prepareDatabase { db in
             // WAL with synchronous=NORMAL: a commit survives the process crashing (killed at any
             // moment); only an OS crash or power loss may drop the last commits, never corrupt.
@@ -73,7 +73,7 @@ public final class RecordDatabase: Sendable {
         do {
             return try BusyRetry.run {
                 try writer.write { db in
-                    let transaction = RecordTransaction(db, snapshot: try snapshot(db))
+                    let transaction = RecordTransaction(db, snapshot: try snapshot(db), databasePath: path)
                     let result = try body(transaction)
                     try transaction.changeLog.write(to: db)
                     return result
@@ -91,7 +91,7 @@ public final class RecordDatabase: Sendable {
         do {
             return try BusyRetry.run {
                 try writer.read { db in
-                    try body(RecordTransaction(db, snapshot: try snapshot(db)))
+                    try body(RecordTransaction(db, snapshot: try snapshot(db), databasePath: path))
                 }
             }
         } catch {

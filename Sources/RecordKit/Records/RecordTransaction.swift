@@ -16,9 +16,20 @@ public final class RecordTransaction {
     /// What this transaction saved and deleted, written to `_changes` before it commits.
     var changeLog = ChangeLog()
 
-    init(_ db: Database, snapshot: SchemaSnapshot) {
+    /// The database file, for error messages; `nil` in memory.
+    private let databasePath: String?
+
+    init(_ db: Database, snapshot: SchemaSnapshot, databasePath: String?) {
         self.db = db
         self.snapshot = snapshot
+        self.databasePath = databasePath
+    }
+
+    /// `error`, thrown while working through this transaction, as the ``RecordError`` the
+    /// database's own methods would throw: SQLite's failures become the code and advice that
+    /// say what to do (disk full, read-only, busy…).
+    public func recordError(for error: any Error) -> RecordError {
+        RecordError.wrapping(error, path: databasePath)
     }
 
     /// The schema this transaction sees.
@@ -71,7 +82,8 @@ public final class RecordTransaction {
         var saved = Record(record.recordType, recordName: record.recordName, fields: [String: Value](minimumCapacity: record.fields.count))
         for (name, value) in record.fields {
             let slot = try layout.slot(name)
-            try encode(value, into: &encoded, slot: slot, layout: layout, record: &saved)
+            let stored = try encode(value, into: &encoded, slot: slot, layout: layout)
+            saved.fields[name] = ValueEncoding.decode(stored.value, action: stored.action, type: slot.field.type)
         }
         let now = Timestamp.milliseconds(Date())
         let changeTag = ChangeTag.next()
@@ -142,7 +154,6 @@ public final class RecordTransaction {
     public func update(recordType: String, recordName: String, fields: [String: Value?], ifChangeTag: String? = nil) throws -> Record {
         let layout = try snapshot.layout(recordType)
         var encoded = [DatabaseValue](repeating: .null, count: layout.columnCount)
-        var ignored = Record(recordType, recordName: recordName)
         var columns: [Int] = []
         do {
             for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
@@ -150,7 +161,7 @@ public final class RecordTransaction {
                 columns.append(slot.column)
                 if let action = slot.actionColumn { columns.append(action) }
                 if let value {
-                    try encode(value, into: &encoded, slot: slot, layout: layout, record: &ignored)
+                    try encode(value, into: &encoded, slot: slot, layout: layout)
                 }
             }
         } catch {
@@ -160,7 +171,7 @@ public final class RecordTransaction {
         }
         let changeTag = ChangeTag.next()
         let now = Timestamp.milliseconds(Date())
-        let assignments = (columns.map { layout.columnName($0) } + [SQLName.modifiedAt, SQLName.changeTag]).map { "\($0) = ?" }
+        let assignments = (columns.map { layout.columnNames[$0] } + [SQLName.modifiedAt, SQLName.changeTag]).map { "\($0) = ?" }
         var values = columns.map { encoded[$0] } + [now.databaseValue, changeTag.databaseValue, recordName.databaseValue]
         var condition = "\(SQLName.recordName) = ?"
         if let ifChangeTag {
@@ -189,22 +200,25 @@ public final class RecordTransaction {
         try checkChangeTag(ifChangeTag, stored: existing.changeTag, type: recordType, name: recordName)
     }
 
-    /// Encodes one field value into `encoded`, checking DELETE_SELF targets and storing assets,
-    /// and puts the value as it will read back into `record`.
+    /// Encodes one field value into `encoded`, checking reference targets and storing assets;
+    /// returns the stored column values.
+    @discardableResult
     private func encode(
-        _ value: Value, into encoded: inout [DatabaseValue], slot: TableLayout.Slot, layout: TableLayout, record: inout Record
-    ) throws {
+        _ value: Value, into encoded: inout [DatabaseValue], slot: TableLayout.Slot, layout: TableLayout
+    ) throws -> (value: DatabaseValue, action: DatabaseValue?) {
         var assets: [Asset] = []
         let stored = try ValueEncoding.encode(value, for: slot.field, in: layout.recordType.name, assets: &assets)
         encoded[slot.column] = stored.value
         if let action = slot.actionColumn { encoded[action] = stored.action ?? .null }
-        for reference in value.references {
-            try checkTarget(of: reference, field: slot.field, in: layout.recordType.name)
+        if slot.field.holdsReferences {
+            for reference in value.references {
+                try checkTarget(of: reference, field: slot.field, in: layout.recordType.name)
+            }
         }
         for asset in assets {
             try storeAsset(asset)
         }
-        record.fields[slot.field.name] = ValueEncoding.decode(stored.value, action: stored.action, type: slot.field.type)
+        return stored
     }
 
     /// A DELETE_SELF reference needs an existing target; a field that declares its referenced
@@ -236,6 +250,11 @@ public final class RecordTransaction {
         guard let content = asset.content else { return }
         try db.cachedStatement(sql: "INSERT OR IGNORE INTO _assets(sha256, size, content) VALUES (?, ?, ?)")
             .execute(arguments: [asset.sha256, asset.size, content])
+    }
+
+    /// The content of the asset with `sha256`, or `nil`.
+    public func assetContent(sha256: String) throws -> Data? {
+        try Data.fetchOne(db.cachedStatement(sql: "SELECT content FROM _assets WHERE sha256 = ?"), arguments: [sha256])
     }
 
     private func checkChangeTag(_ expected: String?, stored: String, type: String, name: String) throws {
@@ -283,16 +302,6 @@ public final class RecordTransaction {
 
     func forgetKnownRecordNames() {
         knownRecordTypes.removeAll()
-    }
-}
-
-extension TableLayout {
-    /// The name of selected column `index` (without the table qualifier).
-    func columnName(_ index: Int) -> String {
-        if index < 5 { return [SQLName.rowID, SQLName.recordName, SQLName.createdAt, SQLName.modifiedAt, SQLName.changeTag][index] }
-        let slot = slots.first { $0.column == index || $0.actionColumn == index }
-        guard let slot else { preconditionFailure("no column \(index) in \(recordType.name)") }
-        return slot.column == index ? SQLName.column(slot.field.name) : SQLName.actionColumn(slot.field.name)
     }
 }
 

@@ -53,14 +53,6 @@ public enum FieldType: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 
-    /// Whether values of this type are numbers.
-    public var isNumeric: Bool {
-        switch self {
-        case .int64, .double, .number: true
-        default: false
-        }
-    }
-
     /// Parses the simple spellings used on command lines (`INT64`, `LIST<STRING>`,
     /// `NUMBER PREFERRED AS INT64`), case-insensitively. The CKDB parser accepts the full grammar.
     public init?(parsing text: String) {

@@ -16,6 +16,9 @@ enum BusyRetry {
     /// held for longer than that still fails (with `SQLITE_BUSY`, reported as busy).
     static let timeout: Duration = .seconds(10)
 
+    /// ``timeout`` as the busy handler's timeout, for the connections' configurations.
+    static var busyMode: Database.BusyMode { .timeout(TimeInterval(timeout.components.seconds)) }
+
     /// The result of `body`, run again while it fails with `SQLITE_BUSY` and time is left.
     static func run<T>(_ body: () throws -> T) throws -> T {
         let clock = ContinuousClock()

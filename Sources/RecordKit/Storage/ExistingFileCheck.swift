@@ -13,7 +13,7 @@ enum ExistingFileCheck {
     static func check(_ path: String) throws {
         guard let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size > 0 else { return }
         var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = BusyRetry.busyMode
         // Read-write, but only read: a read-only connection could not recover the WAL left by a
         // process that was killed, and a write-protected file still opens, for reading.
         let queue = try DatabaseQueue(path: path, configuration: configuration)

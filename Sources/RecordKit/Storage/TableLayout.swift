@@ -19,8 +19,10 @@ final class TableLayout: Sendable {
     let slots: [Slot]
     /// The user field slots by name.
     let slotsByName: [String: Slot]
+    /// The selected columns' names (unqualified), by position.
+    let columnNames: [String]
     /// Number of selected columns.
-    let columnCount: Int
+    var columnCount: Int { columnNames.count }
     /// Positions (in ``selection``) of the user field columns written by saves, action columns included.
     let fieldColumns: [Int]
     /// `INSERT` of a new record: system columns then ``fieldColumns``.
@@ -49,7 +51,7 @@ final class TableLayout: Sendable {
         self.slots = slots
         slotsByName = Dictionary(uniqueKeysWithValues: slots.map { ($0.field.name, $0) })
         selection = columns.map { "\(table).\($0)" }.joined(separator: ", ")
-        columnCount = columns.count
+        columnNames = columns
         fieldColumns = Array(5..<columns.count)
         let fieldNames = fieldColumns.map { columns[$0] }
         let inserted = [SQLName.recordName, SQLName.createdAt, SQLName.modifiedAt, SQLName.changeTag] + fieldNames

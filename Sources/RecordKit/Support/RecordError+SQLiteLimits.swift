@@ -18,7 +18,7 @@ extension RecordError {
     /// because it nests too deeply or is too large (a predicate of many alternating AND/OR
     /// levels, a selection of records nested in records), else `nil`. Such a query changed
     /// nothing; a simpler one works.
-    public static func sqliteLimit(_ error: any Error) -> RecordError? {
+    static func sqliteLimit(_ error: any Error) -> RecordError? {
         guard let error = error as? DatabaseError, error.resultCode == .SQLITE_ERROR,
               let message = error.message, let limit = sqliteLimitMessages.first(where: { message.contains($0) })
         else { return nil }

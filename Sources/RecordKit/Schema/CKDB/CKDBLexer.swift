@@ -16,10 +16,6 @@ enum CKDBLexer {
 
     static let annotationPrefix = "references "
 
-    static func tokens(in text: String) throws(RecordError) -> [CKDBToken] {
-        try scan(text).tokens
-    }
-
     static func scan(_ text: String) throws(RecordError) -> (tokens: [CKDBToken], annotations: [Annotation]) {
         var tokens: [CKDBToken] = []
         var annotations: [Annotation] = []
