@@ -17,7 +17,7 @@ enum MutationExecution {
                     saved.append((json, recordType, projection))
                 }
             } catch {
-                throw GraphQLFailure(engineError: error, at: field.node, path: [.key(field.key)])
+                throw GraphQLFailure(engineError: error, in: transaction, at: field.node, path: [.key(field.key)])
             }
         }
         try ResponseLimits.check(saved: saved, maximum: plan.maximumRecords, schema: transaction.schema)

@@ -1,3 +1,4 @@
+import Foundation
 import GraphQL
 import RecordKit
 
@@ -5,7 +6,7 @@ import RecordKit
 /// statement building the JSON) per field, and assembles the response around the JSON texts.
 enum QueryExecution {
     /// The JSON text of every root field the transaction answers, by position in the plan;
-    /// `nil` for the fields answered outside it (introspection, assets). `statements` holds the
+    /// `nil` for the fields answered outside it (introspection) and for absent assets. `statements` holds the
     /// statement each `T(...)` field compiled to, by position: those of an earlier run of the
     /// same plan are run again as they are, the missing ones compiled and filled in.
     static func run(_ plan: QueryPlan, statements: inout [CompiledJSONQuery?], in transaction: RecordTransaction) throws(GraphQLFailure) -> [String?] {
@@ -17,7 +18,7 @@ enum QueryExecution {
             do {
                 results.append(try json(of: field.step, statement: &statements[index], in: transaction))
             } catch {
-                throw GraphQLFailure(engineError: error, at: field.node, path: [.key(field.key)])
+                throw GraphQLFailure(engineError: error, in: transaction, at: field.node, path: [.key(field.key)])
             }
         }
         try ResponseLimits.check(plan, results: results, schema: transaction.schema)
@@ -34,7 +35,9 @@ enum QueryExecution {
             return try page(query, after: after, members: members, in: transaction)
         case .constant(let json):
             return json
-        case .introspection, .asset:
+        case .asset(let sha256):
+            return try transaction.assetContent(sha256: sha256).map { JSONWriter.string($0.base64EncodedString()) }
+        case .introspection:
             return nil
         }
     }
@@ -69,16 +72,13 @@ enum QueryExecution {
 }
 
 extension GraphQLFailure {
-    /// A failure of the engine while running the field at `node`.
-    init(engineError error: any Error, at node: any Node, path: [GraphQLResponseError.PathElement]) {
+    /// A failure of the engine while running the field at `node` in `transaction`: the engine's
+    /// errors keep their code; SQLite's get the code and advice RecordKit gives them.
+    init(engineError error: any Error, in transaction: RecordTransaction, at node: any Node, path: [GraphQLResponseError.PathElement]) {
         if let error = error as? GraphQLFailure {
             self = error.running()
-        } else if let error = error as? RecordError {
-            self.init(error, at: node, path: path, ran: true)
-        } else if let limit = RecordError.sqliteLimit(error) {
-            self.init(limit, at: node, path: path, ran: true)
         } else {
-            self.init(.internalError, "the field failed unexpectedly: \(error)", at: [node], path: path, ran: true)
+            self.init(transaction.recordError(for: error), at: node, path: path, ran: true)
         }
     }
 }

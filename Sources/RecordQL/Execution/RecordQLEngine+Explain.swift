@@ -27,7 +27,7 @@ extension RecordQLEngine {
                     do {
                         sections.append(try Self.explain(field, in: transaction))
                     } catch {
-                        throw GraphQLFailure(engineError: error, at: field.node, path: [.key(field.key)])
+                        throw GraphQLFailure(engineError: error, in: transaction, at: field.node, path: [.key(field.key)])
                     }
                 }
                 return sections.joined(separator: "\n")

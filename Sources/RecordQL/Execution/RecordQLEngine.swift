@@ -109,26 +109,14 @@ public final class RecordQLEngine: Sendable {
         return request
     }
 
-    /// Fills the results of the root fields the read transaction left out: introspection
-    /// (GraphQLSwift's executor) and asset contents.
+    /// Fills the results of the root fields the read transaction left out: introspection,
+    /// answered by GraphQLSwift's executor.
     private func answerOutsideTransaction(_ plan: QueryPlan, request: PreparedRequest, results: inout [String?]) async throws(GraphQLFailure) {
         let introspected = plan.fields.filter { if case .introspection = $0.step { true } else { false } }
-        let answers = introspected.isEmpty
-            ? [:]
-            : try await Introspection.answer(Set(introspected.map(\.key)), of: request, nodes: introspected.flatMap(\.field.nodes))
-        for (index, field) in plan.fields.enumerated() {
-            switch field.step {
-            case .introspection:
-                results[index] = answers[field.key]
-            case .asset(let sha256):
-                do throws(RecordError) {
-                    results[index] = try database.assetContent(sha256: sha256).map { JSONWriter.string($0.base64EncodedString()) }
-                } catch {
-                    throw GraphQLFailure(error, at: field.node, path: [.key(field.key)], ran: true)
-                }
-            default:
-                continue
-            }
+        guard !introspected.isEmpty else { return }
+        let answers = try await Introspection.answer(Set(introspected.map(\.key)), of: request, nodes: introspected.flatMap(\.field.nodes))
+        for (index, field) in plan.fields.enumerated() where answers[field.key] != nil {
+            if case .introspection = field.step { results[index] = answers[field.key] }
         }
     }
 
