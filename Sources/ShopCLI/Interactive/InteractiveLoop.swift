@@ -13,14 +13,12 @@ struct InteractiveLoop {
 
     func run() async -> Int32 {
         Self.useUTF8()
-        var runner = ScriptRunner(session: session, name: nil, keepsGoing: true)
         guard let editor = LineEditor(historyPath: historyPath) else {
             let lines = StandardInput.lines(beforeWaiting: session.console.flush)
-            for (index, line) in lines.enumerated() {
-                guard await runner.feed(line, number: index + 1) else { break }
-            }
+            _ = await ScriptRunner.run(lines: lines, name: nil, in: session, keepsGoing: true)
             return 0
         }
+        var runner = ScriptRunner(session: session, name: nil, keepsGoing: true)
         let completer = Completer(names: SessionCompletionNames(session: session))
         var continuing = false
         editor.complete = { completer.complete($0, inGraphQL: continuing) }
@@ -31,6 +29,7 @@ struct InteractiveLoop {
             session.console.flush()
             switch editor.readLine(prompt: continuing ? "...> " : "shop> ") {
             case .endOfInput:
+                runner.finish()
                 return 0
             case .interrupted:
                 runner.abandon()

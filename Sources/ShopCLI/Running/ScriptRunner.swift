@@ -30,9 +30,10 @@ struct ScriptRunner {
         var quit: Bool
     }
 
-    /// Runs `lines` (numbered from 1) to the end, or to `quit` or the first failure.
-    static func run(lines: some Sequence<String>, name: String?, in session: ShopSession) async -> Result {
-        var runner = ScriptRunner(session: session, name: name, keepsGoing: session.keepsGoing)
+    /// Runs `lines` (numbered from 1) to the end, or to `quit` or, unless it keeps going (by
+    /// default as the session says), the first failure.
+    static func run(lines: some Sequence<String>, name: String?, in session: ShopSession, keepsGoing: Bool? = nil) async -> Result {
+        var runner = ScriptRunner(session: session, name: name, keepsGoing: keepsGoing ?? session.keepsGoing)
         for (index, line) in lines.enumerated() {
             guard await runner.feed(line, number: index + 1) else { break }
         }
