@@ -44,8 +44,8 @@ import Testing
     @Test func eachLineGetsItsOwnWords() throws {
         let first = try #require(try ItemAddCommand.parseReusingTemplate(["Groceries", "Milk", "number=1"]) as? ItemAddCommand)
         let second = try #require(try ItemAddCommand.parseReusingTemplate(["Corner shop", "Eggs", "number=2"]) as? ItemAddCommand)
-        #expect([first.list, first.name] + first.assignments == ["Groceries", "Milk", "number=1"])
-        #expect([second.list, second.name] + second.assignments == ["Corner shop", "Eggs", "number=2"])
+        #expect([first.item.list, first.item.name] + first.item.assignments == ["Groceries", "Milk", "number=1"])
+        #expect([second.item.list, second.item.name] + second.item.assignments == ["Corner shop", "Eggs", "number=2"])
     }
 
     /// The command's values as text, or the parser's message for its error.

@@ -22,26 +22,17 @@ struct ItemAddCommand: PositionalCommand {
             """
     )
 
-    @Argument(help: "The list's name.")
-    var list: String
-
-    @Argument(help: "The new item's name.")
-    var name: String
-
-    @Argument(help: ArgumentHelp("Field values, e.g. number=2.", valueName: "field=value"))
-    var assignments: [String] = []
+    @OptionGroup var item: ItemArguments
 
     func replacingArguments(_ replace: (String) -> String) -> Self {
         var command = self
-        command.list = replace(list)
-        command.name = replace(name)
-        command.assignments = assignments.map(replace)
+        command.item = item.replacingArguments(replace)
         return command
     }
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        try session.store.addItem(name, to: list, assignments: try assignments.map(FieldAssignment.init(parsing:)))
-        session.console.print("added \(LineTokenizer.quote(name)) to \(LineTokenizer.quote(list))")
+        try session.store.addItem(item.name, to: item.list, assignments: try item.assignments.map(FieldAssignment.init(parsing:)))
+        session.console.print("added \(LineTokenizer.quote(item.name)) to \(LineTokenizer.quote(item.list))")
         return .proceed
     }
 }
@@ -57,26 +48,17 @@ struct ItemSetCommand: PositionalCommand {
             """
     )
 
-    @Argument(help: "The list's name.")
-    var list: String
-
-    @Argument(help: "The item's name.")
-    var name: String
-
-    @Argument(help: ArgumentHelp("Field values, e.g. number=2.", valueName: "field=value"))
-    var assignments: [String] = []
+    @OptionGroup var item: ItemArguments
 
     func replacingArguments(_ replace: (String) -> String) -> Self {
         var command = self
-        command.list = replace(list)
-        command.name = replace(name)
-        command.assignments = assignments.map(replace)
+        command.item = item.replacingArguments(replace)
         return command
     }
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        try session.store.setItem(name, in: list, assignments: try assignments.map(FieldAssignment.init(parsing:)))
-        session.console.print("updated \(LineTokenizer.quote(name)) in \(LineTokenizer.quote(list))")
+        try session.store.setItem(item.name, in: item.list, assignments: try item.assignments.map(FieldAssignment.init(parsing:)))
+        session.console.print("updated \(LineTokenizer.quote(item.name)) in \(LineTokenizer.quote(item.list))")
         return .proceed
     }
 }
@@ -105,5 +87,26 @@ struct ItemDeleteCommand: PositionalCommand {
         try session.store.deleteItem(name, in: list)
         session.console.print("deleted \(LineTokenizer.quote(name)) from \(LineTokenizer.quote(list))")
         return .proceed
+    }
+}
+
+/// The arguments `item add` and `item set` share: the list, the item's name and FIELD=VALUE pairs.
+struct ItemArguments: ParsableArguments {
+    @Argument(help: "The list's name.")
+    var list: String
+
+    @Argument(help: "The item's name.")
+    var name: String
+
+    @Argument(help: ArgumentHelp("Field values, e.g. number=2.", valueName: "field=value"))
+    var assignments: [String] = []
+
+    /// These arguments with each text passed through `replace` (``PositionalCommand``).
+    func replacingArguments(_ replace: (String) -> String) -> Self {
+        var arguments = self
+        arguments.list = replace(list)
+        arguments.name = replace(name)
+        arguments.assignments = assignments.map(replace)
+        return arguments
     }
 }
