@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 extension RecordDatabase {
@@ -20,14 +21,7 @@ extension RecordDatabase {
         } else {
             writer = try DatabaseQueue(configuration: configuration)
         }
-        do {
-            try InternalTables.migrator.migrate(writer)
-        } catch {
-            // GRDB reads which migrations are applied before its migration transaction starts,
-            // so two processes creating the same file can both try `v1`; the second fails
-            // (`table _meta already exists`) once the first has committed it.
-            guard try writer.read(InternalTables.migrator.hasCompletedMigrations) else { throw error }
-        }
+        try migrate(writer)
         // An existing database is only read here; the write lock is taken for a new one.
         guard try writer.read(SchemaStorage.version) == 0 else { return writer }
         try writer.write { db in
@@ -36,5 +30,26 @@ extension RecordDatabase {
             _ = try SchemaStorage.apply(changes, to: Schema(), in: db)
         }
         return writer
+    }
+
+    /// Runs the engine's migrations, alongside any other process running them on the same new
+    /// file. GRDB reads which migrations are applied before each migration's transaction, so
+    /// when two processes migrate together, one fails where the other has just committed
+    /// (`table _meta already exists`, `UNIQUE constraint failed: grdb_migrations.identifier`)
+    /// and its attempt rolls back. It then runs the migrator again, which applies what is still
+    /// missing, until every migration is applied or ``BusyRetry/timeout`` has passed.
+    private static func migrate(_ writer: any DatabaseWriter) throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        while true {
+            do {
+                try InternalTables.migrator.migrate(writer)
+                return
+            } catch let error as DatabaseError {
+                if try writer.read(InternalTables.migrator.hasCompletedMigrations) { return }
+                guard clock.now - start < BusyRetry.timeout else { throw error }
+                Thread.sleep(forTimeInterval: .random(in: 0.001...0.01))
+            }
+        }
     }
 }
