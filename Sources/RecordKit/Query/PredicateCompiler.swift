@@ -147,7 +147,7 @@ struct PredicateCompiler {
 
     /// The FTS5 subquery selecting rowids whose SEARCHABLE fields contain every word of `text`.
     private mutating func fullTextMatch(_ text: String) throws(RecordError) -> String {
-        guard !layout.recordType.searchableFields.isEmpty else {
+        guard !layout.recordType.searchableFieldNames.isEmpty else {
             throw RecordError(
                 .schemaViolation,
                 "\(recordType) has no SEARCHABLE field for self CONTAINS; mark a STRING field SEARCHABLE first",

@@ -18,6 +18,9 @@ public struct RecordType: Sendable, Hashable, Codable {
     /// The user fields (system-field declarations left out), in order.
     public var userFields: [FieldDefinition] { fields.filter { $0.systemField == nil } }
 
+    /// The names of the SEARCHABLE user fields, in order (full-text search reads them).
+    public var searchableFieldNames: [String] { userFields.filter { $0.flags.contains(.searchable) }.map(\.name) }
+
     /// The field named `name`, system declarations included.
     public func field(named name: String) -> FieldDefinition? {
         fields.first { $0.name == name }

@@ -19,9 +19,9 @@ enum SchemaDDL {
             }
             let oldIndexes = Set(previous.map { IndexPlan($0).createStatements(on: $0.name) } ?? [])
             statements += IndexPlan(type).createStatements(on: type.name).filter { !oldIndexes.contains($0) }
-            let searchable = type.searchableFields
-            if searchable != (previous?.searchableFields ?? []) {
-                statements += fullText(for: type.name, fields: searchable, replacing: !(previous?.searchableFields ?? []).isEmpty)
+            let searchable = type.searchableFieldNames
+            if searchable != (previous?.searchableFieldNames ?? []) {
+                statements += fullText(for: type.name, fields: searchable, replacing: !(previous?.searchableFieldNames ?? []).isEmpty)
             }
         }
         return statements
@@ -75,13 +75,6 @@ enum SchemaDDL {
             "INSERT INTO \(fts)(\(fts)) VALUES ('rebuild')",
         ]
         return statements
-    }
-}
-
-extension RecordType {
-    /// Names of the SEARCHABLE user fields, in order.
-    var searchableFields: [String] {
-        userFields.filter { $0.flags.contains(.searchable) }.map(\.name)
     }
 }
 

@@ -151,10 +151,3 @@ extension RecordKit.FieldDefinition {
     /// as a system key (see ``GraphQLNameMap``).
     var isFilterable: Bool { !GraphQLNames.predicateSystemKeys.contains(name) }
 }
-
-extension RecordType {
-    /// The SEARCHABLE user fields' names: `TFilter` has `search` when there is one.
-    var searchableFieldNames: [String] {
-        userFields.filter { $0.flags.contains(.searchable) }.map(\.name)
-    }
-}
