@@ -39,6 +39,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .target(name: "RecordService", dependencies: ["RecordKit"]),
+        .testTarget(name: "RecordServiceTests", dependencies: ["RecordService", "RecordKit", "TestSupport"]),
         .executableTarget(name: "shop", dependencies: ["ShopCLI"]),
         .testTarget(name: "ShopCLITests", dependencies: ["ShopCLI", "shop", "RecordKit", "RecordQL", "TestSupport"], exclude: ["Fixtures"]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
