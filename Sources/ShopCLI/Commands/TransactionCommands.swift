@@ -43,10 +43,17 @@ struct TransactionShowCommand: ShopCommand {
         session.show(.record(.members([
             "id": .string(stored.id),
             "createdAt": .string(Timestamp.format(stored.createdAt)),
-            "request": JSONValue(parsing: stored.request) ?? .string(stored.request),
-            "result": JSONValue(parsing: stored.result) ?? .string(stored.result),
+            "request": Self.document(stored.request),
+            "result": Self.document(stored.result),
         ])))
         return .proceed
+    }
+
+    /// Stored JSON text as a value; JSON text kept as a JSON string is unwrapped once.
+    private static func document(_ text: String) -> JSONValue {
+        let value = JSONValue(parsing: text) ?? .string(text)
+        if case .string(let inner) = value, let nested = JSONValue(parsing: inner) { return nested }
+        return value
     }
 }
 
