@@ -15,8 +15,15 @@ final class DocumentCache: Sendable {
         var context: Int
     }
 
-    private let outcomes: BoundedCache<Key, Result<Document, GraphQLFailure>>
+    private let outcomes: BoundedCache<Key, Outcome>
     private let parses = Atomic<Int>(0)
+
+    /// A valid document, or the failure of one that is not, with its document when it parsed
+    /// (a validation failure still tells the kind of the operation asked for).
+    private struct Outcome: Sendable {
+        var document: Document?
+        var failure: GraphQLFailure?
+    }
 
     init(capacity: Int = 512) {
         outcomes = BoundedCache(capacity: capacity)
@@ -26,42 +33,48 @@ final class DocumentCache: Sendable {
     var parseCount: Int { parses.load(ordering: .relaxed) }
 
     /// The validated document of `text` for `context`'s schema, or the failure that says why
-    /// it is not valid.
-    func document(_ text: String, for context: SchemaContext) throws(GraphQLFailure) -> Document {
+    /// it is not valid (with the kind of the operation `operationName` chooses, when it parsed).
+    func document(_ text: String, for context: SchemaContext, operationName: String? = nil) throws(GraphQLFailure) -> Document {
         // A text past the length bound is neither looked up nor kept: the cache holds only
         // texts that can be documents.
         try DocumentLimits.checkLength(text)
         let key = Key(text: ExactText(text), context: context.identity)
+        var outcome: Outcome
         if let cached = outcomes.value(for: key) {
-            return try cached.get()
+            outcome = cached
+        } else {
+            outcome = Self.parseAndValidate(text, context: context)
+            parses.add(1, ordering: .relaxed)
+            outcomes.store(outcome, for: key)
         }
-        let outcome = Self.parseAndValidate(text, context: context)
-        parses.add(1, ordering: .relaxed)
-        outcomes.store(outcome, for: key)
-        return try outcome.get()
+        if let failure = outcome.failure {
+            throw failure.of(outcome.document.flatMap { PreparedRequest.kind(of: operationName, in: $0) })
+        }
+        guard let document = outcome.document else { throw GraphQLFailure(.internalError, "the document was lost") }
+        return document
     }
 
-    private static func parseAndValidate(_ text: String, context: SchemaContext) -> Result<Document, GraphQLFailure> {
+    private static func parseAndValidate(_ text: String, context: SchemaContext) -> Outcome {
         let document: Document
         do throws(GraphQLFailure) {
             try DocumentLimits.check(text)
         } catch {
-            return .failure(error)
+            return Outcome(failure: error)
         }
         do {
             document = try parse(source: Source(body: text, name: "GraphQL request"))
         } catch let error as GraphQLError {
-            return .failure(GraphQLFailure(syntaxError: error))
+            return Outcome(failure: GraphQLFailure(syntaxError: error))
         } catch {
-            return .failure(GraphQLFailure(.invalidArguments, "the document cannot be parsed: \(error)"))
+            return Outcome(failure: GraphQLFailure(.invalidArguments, "the document cannot be parsed: \(error)", stage: .parse))
         }
         if let failure = OperationUniqueness.failure(in: document) {
-            return .failure(failure)
+            return Outcome(document: document, failure: failure)
         }
         let errors = validate(schema: context.graphQLSchema, ast: document, rules: ValidationRules.rules(for: text, document: document, catalog: context.arguments))
         guard errors.isEmpty else {
-            return .failure(GraphQLFailure(validationErrors: errors, context: context))
+            return Outcome(document: document, failure: GraphQLFailure(validationErrors: errors, context: context))
         }
-        return .success(document)
+        return Outcome(document: document)
     }
 }

@@ -102,7 +102,7 @@ struct SchemaGraphQLCommand: ShopCommand {
     )
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        session.console.print(try session.queryEngine.schemaDefinitionLanguage())
+        session.console.print(try await session.queryEngine.schemaDefinitionLanguage())
         return .proceed
     }
 }
