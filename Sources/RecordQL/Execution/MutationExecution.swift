@@ -15,15 +15,16 @@ enum MutationExecution {
         /// The field of each write, by index.
         var fieldOfWrite: [Int] = []
         for (index, field) in plan.fields.enumerated() {
-            switch field.step {
-            case .save(let operation, _, let projection):
-                writes.append(RecordWrite(operation, projection: projection))
-            case .delete(let recordType, let recordName, _):
-                writes.append(RecordWrite(.delete(recordName: recordName), recordType: recordType))
+            let fieldWrites: [RecordWrite] = switch field.step {
+            case .save(let operations, _, let projection, _):
+                operations.map { RecordWrite($0, projection: projection) }
+            case .delete(let recordType, let recordNames, _):
+                uniqueNames(recordNames).map { RecordWrite(.delete(recordName: $0), recordType: recordType) }
             case .constant:
-                continue
+                []
             }
-            fieldOfWrite.append(index)
+            writes += fieldWrites
+            fieldOfWrite += Array(repeating: index, count: fieldWrites.count)
         }
         let schema = context.schema
         let response: @Sendable ([RecordWriteResult]) throws -> Data = { results in
@@ -59,12 +60,25 @@ enum MutationExecution {
             switch field.step {
             case .constant(let constant):
                 json = constant
-            case .save(_, let recordType, let projection):
-                guard case .saved(_, let projected?)? = remaining.popFirst() else { throw unexpected(field) }
-                json = projected
-                saved.append((json, recordType, projection))
-            case .delete(_, _, let deleteMembers):
-                guard case .deleted(let deleted)? = remaining.popFirst() else { throw unexpected(field) }
+            case .save(let operations, let recordType, let projection, let isList):
+                var objects: [String] = []
+                for _ in operations {
+                    guard case .saved(_, let projected?)? = remaining.popFirst() else { throw unexpected(field) }
+                    objects.append(projected)
+                    saved.append((projected, recordType, projection))
+                }
+                if isList {
+                    json = "[" + objects.joined(separator: ",") + "]"
+                } else {
+                    guard objects.count == 1, let object = objects.first else { throw unexpected(field) }
+                    json = object
+                }
+            case .delete(_, let recordNames, let deleteMembers):
+                var deleted: [String] = []
+                for _ in uniqueNames(recordNames) {
+                    guard case .deleted(let names)? = remaining.popFirst() else { throw unexpected(field) }
+                    deleted += names
+                }
                 let parts = deleteMembers.map { member in
                     switch member {
                     case .deleted(let key): JSONWriter.string(key) + ":[" + deleted.map(JSONWriter.string).joined(separator: ",") + "]"
@@ -77,6 +91,12 @@ enum MutationExecution {
         }
         try ResponseLimits.check(saved: saved, maximum: plan.maximumRecords, schema: schema)
         return "{" + members.joined(separator: ",") + "}"
+    }
+
+    /// `names` without repeats, in order: a record is deleted once.
+    private static func uniqueNames(_ names: [String]) -> [String] {
+        var seen: Set<String> = []
+        return names.filter { seen.insert($0).inserted }
     }
 
     private static func unexpected(_ field: PlannedField<MutationPlan.Step>) -> GraphQLFailure {

@@ -13,7 +13,7 @@ struct ShoppingStore {
     let database: RecordDatabase
 
     /// `database.read`, typed: the bodies here throw only RecordKit's errors.
-    private func read<T>(_ body: (RecordTransaction) throws -> T) throws(RecordError) -> T {
+    func read<T>(_ body: (RecordTransaction) throws -> T) throws(RecordError) -> T {
         do {
             return try database.read(body)
         } catch {
@@ -22,7 +22,7 @@ struct ShoppingStore {
     }
 
     /// `database.write`, typed.
-    private func write<T>(_ body: (RecordTransaction) throws -> T) throws(RecordError) -> T {
+    func write<T>(_ body: (RecordTransaction) throws -> T) throws(RecordError) -> T {
         do {
             return try database.write(body)
         } catch {
