@@ -315,3 +315,8 @@ extension Value {
         }
     }
 }
+
+/// A transaction belongs to the closure it was given to and to the thread running it: it must
+/// not escape to another task.
+@available(*, unavailable)
+extension RecordTransaction: Sendable {}
