@@ -38,6 +38,9 @@ public enum Shop {
             console.writeError("\(TextStyle.forStream(isTerminal: console.errorsAreTerminal, environment: environment).errorLabel("error:")) \(error)\n")
             return 1
         }
+        if let refusal = session.store.adoptShoppingRules() {
+            console.writeError("warning: the shopping rules (unique, non-empty list and item names) are not enforced on this database yet: \(refusal.message)\n")
+        }
         let steps = options.steps(in: arguments)
         if !steps.isEmpty {
             return await run(steps, in: session)
