@@ -4,7 +4,10 @@ import Synchronization
 
 /// Parsed and validated documents by query text and schema context, so a query text seen
 /// before is neither parsed nor validated again. Invalid documents are kept with their errors.
-/// Holds at most `capacity` entries (``BoundedCache``).
+/// A text never seen before is parsed, and validated only when no document of the same
+/// ``DocumentShape`` (the same text but for its literal values) has been found valid against the
+/// context: a batch of creates carrying new values each time is validated once. Each cache
+/// holds at most `capacity` entries (``BoundedCache``).
 final class DocumentCache: Sendable {
     private struct Key: Hashable {
         /// By bytes (``ExactText``): texts whose string literals are canonically equivalent
@@ -15,15 +18,29 @@ final class DocumentCache: Sendable {
         var context: Int
     }
 
+    private struct ShapeKey: Hashable {
+        var shape: DocumentShape
+        var context: Int
+    }
+
     private let outcomes: BoundedCache<Key, Result<Document, GraphQLFailure>>
+    /// The shapes of documents found valid; a shape found invalid is not kept, since another
+    /// document of that shape may be valid (the invalid one may have had a literal its type
+    /// refuses).
+    private let validShapes: BoundedCache<ShapeKey, Bool>
     private let parses = Atomic<Int>(0)
+    private let validations = Atomic<Int>(0)
 
     init(capacity: Int = 512) {
         outcomes = BoundedCache(capacity: capacity)
+        validShapes = BoundedCache(capacity: capacity)
     }
 
     /// How many times a text has been parsed (tests check that a repeated request is not).
     var parseCount: Int { parses.load(ordering: .relaxed) }
+    /// How many times a document has been validated (tests check that documents of one shape
+    /// are validated once).
+    var validationCount: Int { validations.load(ordering: .relaxed) }
 
     /// The validated document of `text` for `context`'s schema, or the failure that says why
     /// it is not valid.
@@ -35,30 +52,45 @@ final class DocumentCache: Sendable {
         if let cached = outcomes.value(for: key) {
             return try cached.get()
         }
-        let outcome = Self.parseAndValidate(text, context: context)
         parses.add(1, ordering: .relaxed)
+        let parsed = Self.parse(text)
+        guard case .success(let document) = parsed else {
+            outcomes.store(parsed, for: key)
+            return try parsed.get()
+        }
+        let shape = DocumentShape(of: document).map { ShapeKey(shape: $0, context: context.identity) }
+        if let shape, validShapes.value(for: shape) != nil {
+            // Not kept by text: a batch with new values each time would fill the cache with
+            // texts never asked for again.
+            return document
+        }
+        validations.add(1, ordering: .relaxed)
+        let outcome = Self.validate(document, text: text, context: context)
         outcomes.store(outcome, for: key)
+        if let shape, case .success = outcome { validShapes.store(true, for: shape) }
         return try outcome.get()
     }
 
-    private static func parseAndValidate(_ text: String, context: SchemaContext) -> Result<Document, GraphQLFailure> {
-        let document: Document
+    private static func parse(_ text: String) -> Result<Document, GraphQLFailure> {
         do throws(GraphQLFailure) {
             try DocumentLimits.check(text)
         } catch {
             return .failure(error)
         }
         do {
-            document = try parse(source: Source(body: text, name: "GraphQL request"))
+            return .success(try GraphQL.parse(source: Source(body: text, name: "GraphQL request")))
         } catch let error as GraphQLError {
             return .failure(GraphQLFailure(syntaxError: error))
         } catch {
             return .failure(GraphQLFailure(.invalidArguments, "the document cannot be parsed: \(error)"))
         }
+    }
+
+    private static func validate(_ document: Document, text: String, context: SchemaContext) -> Result<Document, GraphQLFailure> {
         if let failure = OperationUniqueness.failure(in: document) {
             return .failure(failure)
         }
-        let errors = validate(schema: context.graphQLSchema, ast: document, rules: ValidationRules.rules(for: text, document: document, catalog: context.arguments))
+        let errors = GraphQL.validate(schema: context.graphQLSchema, ast: document, rules: ValidationRules.rules(for: text, document: document, catalog: context.arguments))
         guard errors.isEmpty else {
             return .failure(GraphQLFailure(validationErrors: errors, context: context))
         }

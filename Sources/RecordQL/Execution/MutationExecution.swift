@@ -11,11 +11,8 @@ enum MutationExecution {
         var saved: [(json: String, recordType: String, projection: Projection)] = []
         for field in plan.fields {
             do {
-                let json = try apply(field.step, in: transaction)
+                let json = try apply(field.step, in: transaction, saved: &saved)
                 members.append(JSONWriter.string(field.key) + ":" + json)
-                if case .save(_, let recordType, let projection) = field.step {
-                    saved.append((json, recordType, projection))
-                }
             } catch {
                 throw GraphQLFailure(engineError: error, in: transaction, at: field.node, path: [.key(field.key)])
             }
@@ -24,18 +21,44 @@ enum MutationExecution {
         return "{" + members.joined(separator: ",") + "}"
     }
 
-    private static func apply(_ step: MutationPlan.Step, in transaction: RecordTransaction) throws -> String {
+    /// Applies `step` and returns its JSON; each record it saved is added to `saved` as projected.
+    private static func apply(
+        _ step: MutationPlan.Step, in transaction: RecordTransaction, saved: inout [(json: String, recordType: String, projection: Projection)]
+    ) throws -> String {
         switch step {
-        case .save(let operation, let recordType, let projection):
-            guard let saved = try transaction.apply(operation).record else {
-                throw RecordError(.internalError, "a save of a \(recordType) record returned no record", recordType: recordType)
+        case .save(let operations, let recordType, let projection, let isList):
+            var objects: [String] = []
+            objects.reserveCapacity(operations.count)
+            for operation in operations {
+                guard let record = try transaction.apply(operation).record else {
+                    throw RecordError(.internalError, "a save of a \(recordType) record returned no record", recordType: recordType)
+                }
+                let json = try project(record, projection: projection, in: transaction)
+                objects.append(json)
+                saved.append((json, recordType, projection))
             }
-            return try project(saved, projection: projection, in: transaction)
-        case .delete(let recordType, let recordName, let members):
-            guard let existing = try transaction.fetch(recordName: recordName), existing.recordType == recordType else {
+            guard isList else {
+                guard objects.count == 1, let object = objects.first else {
+                    throw RecordError(.internalError, "a single save of a \(recordType) record ran \(objects.count) operations", recordType: recordType)
+                }
+                return object
+            }
+            return "[" + objects.joined(separator: ",") + "]"
+        case .delete(let recordType, let recordNames, let members):
+            // Every record must exist and be of the type before any is deleted; one an earlier
+            // cascade removed is not deleted twice.
+            let existing = try transaction.fetch(recordNames: recordNames)
+            let types = Dictionary(existing.map { ($0.recordName, $0.recordType) }, uniquingKeysWith: { first, _ in first })
+            for recordName in recordNames where types[recordName] != recordType {
                 throw RecordError(.unknownItem, "there is no \(recordType) record named '\(recordName)'", recordType: recordType, recordName: recordName)
             }
-            let deleted = try transaction.apply(.delete(recordName: recordName)).deletedRecordNames
+            var deleted: [String] = []
+            var removed: Set<String> = []
+            for recordName in recordNames where !removed.contains(recordName) {
+                let names = try transaction.apply(.delete(recordName: recordName)).deletedRecordNames
+                deleted += names
+                removed.formUnion(names)
+            }
             let parts = members.map { member in
                 switch member {
                 case .deleted(let key): JSONWriter.string(key) + ":[" + deleted.map(JSONWriter.string).joined(separator: ",") + "]"
