@@ -33,7 +33,9 @@ enum GraphQLHelp {
 
         MUTATIONS  createT(recordName:, fields:), updateT(recordName:, ifChangeTag:,
           fields:), deleteT(recordName:) { deleted } (every record removed, the
-          cascade included). A reference is {recordName: "L1", action: DELETE_SELF}.
+          cascade included); createManyT(records:), updateManyT(records:) and
+          deleteManyT(recordNames:) take a batch in one argument. A reference is
+          {recordName: "L1", action: DELETE_SELF}.
           All fields of one mutation run in one transaction, all or nothing.
           mutation @transaction(id: "order-42") { ... } runs once: a retry with the
           same ID returns the stored result (see: transactions).
