@@ -29,6 +29,11 @@ extension GraphQLNameMap {
                 createField: mutationNames.claim(GraphQLNames.createField(object)),
                 updateField: mutationNames.claim(GraphQLNames.updateField(object)),
                 deleteField: mutationNames.claim(GraphQLNames.deleteField(object)),
+                createManyField: mutationNames.claim(GraphQLNames.createManyField(object)),
+                updateManyField: mutationNames.claim(GraphQLNames.updateManyField(object)),
+                deleteManyField: mutationNames.claim(GraphQLNames.deleteManyField(object)),
+                createInputType: typeNames.claim(GraphQLNames.createInputType(object)),
+                updateInputType: typeNames.claim(GraphQLNames.updateInputType(object)),
                 fields: fields,
                 referrers: Self.referrersFields(referrers[type.name] ?? [], besides: Array(fields.values)),
                 fieldsByGraphQLName: Dictionary(uniqueKeysWithValues: fields.map { ($0.value, $0.key) })
@@ -39,6 +44,9 @@ extension GraphQLNameMap {
             mutationFields[names.createField] = .create(recordType: type.name)
             mutationFields[names.updateField] = .update(recordType: type.name)
             mutationFields[names.deleteField] = .delete(recordType: type.name)
+            mutationFields[names.createManyField] = .createMany(recordType: type.name)
+            mutationFields[names.updateManyField] = .updateMany(recordType: type.name)
+            mutationFields[names.deleteManyField] = .deleteMany(recordType: type.name)
         }
         self.recordTypes = recordTypes
         self.recordTypesByObjectType = Dictionary(uniqueKeysWithValues: recordTypes.values.map { ($0.objectType, $0.recordType) })

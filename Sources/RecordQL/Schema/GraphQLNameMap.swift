@@ -19,7 +19,8 @@ import RecordKit
 ///   `Items` and `ItemsPage`, the page type of `Items` is `ItemsPage_`.
 /// - **Query fields**: `asset` first, then each type's list field, then the page fields; with
 ///   `Items` and `ItemsPage` the page field of `Items` is `ItemsPage_`. Mutation fields
-///   (`createT`, `updateT`, `deleteT`) are derived from the object name.
+///   (`createT`, `updateT`, `deleteT`, `createManyT`, `updateManyT`, `deleteManyT`) are
+///   derived from the object name, and so are the element types `TCreate` and `TUpdate`.
 /// - **A user field** has one name, used on the object type and in `TFilter`, `TSort` and `TInput`:
 ///   its own, unless it is a system field (`recordName`, `recordType`, `createdAt`,
 ///   `modifiedAt`, `changeTag`) or a `TFilter` key (`search`, `AND`, `OR`, `NOT`), in which case
@@ -47,6 +48,12 @@ public struct GraphQLNameMap: Sendable, Hashable {
         public let createField: String
         public let updateField: String
         public let deleteField: String
+        /// The list forms of the mutations and the element types of their `records:`.
+        public let createManyField: String
+        public let updateManyField: String
+        public let deleteManyField: String
+        public let createInputType: String
+        public let updateInputType: String
         /// The GraphQL name of each user field, keyed by field name.
         public let fields: [String: String]
         /// The referrers fields of the object type, in order.
@@ -79,6 +86,16 @@ public struct GraphQLNameMap: Sendable, Hashable {
         case create(recordType: String)
         case update(recordType: String)
         case delete(recordType: String)
+        case createMany(recordType: String)
+        case updateMany(recordType: String)
+        case deleteMany(recordType: String)
+
+        /// The record type the mutation writes.
+        public var recordType: String {
+            switch self {
+            case .create(let name), .update(let name), .delete(let name), .createMany(let name), .updateMany(let name), .deleteMany(let name): name
+            }
+        }
     }
 
     /// What a field of a record's object type is.

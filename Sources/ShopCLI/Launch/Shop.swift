@@ -14,6 +14,7 @@ public enum Shop {
         console: Console = .standard
     ) async -> Int32 {
         defer { console.flush() }
+        let errorStyle = TextStyle.forStream(isTerminal: console.errorsAreTerminal, environment: environment)
         let options: ShopOptions
         do {
             options = try ShopOptions.parse(arguments)
@@ -22,16 +23,24 @@ public enum Shop {
                 console.print(ShopOptions.fullMessage(for: error, columns: HelpCommand.columns))
                 return 0
             }
-            console.writeError("error: invalidArguments: \(ShopOptions.message(for: error))\nusage: \(ShopOptions.usageString())\n")
+            console.writeError("\(errorStyle.errorLabel("error:")) invalidArguments: \(ShopOptions.message(for: error))\nusage: \(ShopOptions.usageString())\n")
             return 1
         }
         let session: ShopSession
         do {
             let path = try DatabaseLocation.path(option: options.db, environment: environment)
-            session = ShopSession(database: try RecordDatabase(path: path), console: console, printsJSON: options.json, keepsGoing: options.keepGoing)
+            session = ShopSession(
+                database: try RecordDatabase(path: path), console: console, printsJSON: options.json, keepsGoing: options.keepGoing,
+                style: TextStyle.forStream(isTerminal: console.outputIsTerminal, environment: environment),
+                errorStyle: errorStyle,
+                pager: Pager.make(environment: environment, enabled: console.outputIsTerminal && !options.noPager)
+            )
         } catch {
-            console.writeError("error: \(error)\n")
+            console.writeError("\(errorStyle.errorLabel("error:")) \(error)\n")
             return 1
+        }
+        if let refusal = session.store.adoptShoppingRules() {
+            console.writeError("warning: the shopping rules (unique, non-empty list and item names) are not enforced on this database yet: \(refusal.message)\n")
         }
         let steps = options.steps(in: arguments)
         if !steps.isEmpty {
@@ -56,7 +65,7 @@ public enum Shop {
                 do {
                     result = await ScriptRunner.run(lines: try SourceFile.read(file).lines, name: file, in: session)
                 } catch {
-                    session.console.writeError("error: \(error)\n")
+                    session.reportError("\(error)")
                     result = ScriptRunner.Result(failures: 1, quit: false)
                 }
             }
