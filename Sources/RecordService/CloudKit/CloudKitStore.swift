@@ -1,23 +1,35 @@
 import RecordKit
 
-/// Where the CloudKit endpoints read the engine: whole units of work run off the event loop,
-/// with the engine's failures as CloudKit's errors.
+/// Where the CloudKit endpoints reach the engine: whole units of work on the engine's async
+/// seam (never on the event loop), with the engine's failures as CloudKit's errors.
 struct CloudKitStore: Sendable {
     let database: RecordDatabase
 
     /// Runs `body` on a consistent snapshot.
     func read<T: Sendable>(_ body: @escaping @Sendable (RecordTransaction) throws -> T) async throws(CloudKitError) -> T {
-        let database = self.database
         do {
-            return try await BlockingWork.run { () throws(RecordError) in try database.read(body) }
+            return try await database.read(body)
         } catch {
-            throw CloudKitError(error)
+            throw Self.failure(error)
+        }
+    }
+
+    /// Runs `body` in one write transaction, all or nothing.
+    func write<T: Sendable>(_ body: @escaping @Sendable (RecordTransaction) throws -> T) async throws(CloudKitError) -> T {
+        do {
+            return try await database.write(body)
+        } catch {
+            throw Self.failure(error)
         }
     }
 
     /// The current schema.
     func schema() async throws(CloudKitError) -> Schema {
-        try await read { $0.schema }
+        do {
+            return try await database.schema().schema
+        } catch {
+            throw CloudKitError(error)
+        }
     }
 
     /// The type of each stored record named in `recordNames`, by name.
@@ -28,13 +40,20 @@ struct CloudKitStore: Sendable {
         }
     }
 
-    /// Applies additive `changes` to the schema in one transaction.
-    func applySchemaChanges(_ changes: [SchemaChange]) async throws(CloudKitError) {
-        let database = self.database
+    /// Applies additive `changes` to the schema in one transaction and returns the schema they made.
+    func apply(_ changes: [SchemaChange]) async throws(CloudKitError) -> Schema {
         do {
-            try await BlockingWork.run { () throws(RecordError) in try database.applySchemaChanges(changes) }
+            return try await database.apply(changes).schema
         } catch {
             throw CloudKitError(error)
+        }
+    }
+
+    private static func failure(_ error: any Error) -> CloudKitError {
+        switch error {
+        case let error as CloudKitError: error
+        case let error as RecordError: CloudKitError(error)
+        default: CloudKitError(RecordError(wrapping: error))
         }
     }
 }
