@@ -23,12 +23,13 @@ extension RecordDatabase {
     }
 
     /// ``RecordDatabase/write(transactionID:request:_:)``: the first run stores `body`'s result
-    /// under `transactionID`; a retry of the same request returns it without running `body`.
+    /// under `transactionID`; a retry of the same request returns it without running `body`
+    /// (`isReplay` true).
     func write<Request: Encodable>(
         transactionID: String, request: Request, failing body: (RecordTransaction) throws(GraphQLFailure) -> String
-    ) throws(GraphQLFailure) -> String {
+    ) throws(GraphQLFailure) -> (result: String, isReplay: Bool) {
         do {
-            return try write(transactionID: transactionID, request: request) { transaction in try Self.rollingBack(body, transaction) }.result
+            return try write(transactionID: transactionID, request: request) { transaction in try Self.rollingBack(body, transaction) }
         } catch {
             throw GraphQLFailure(unwrapping: error)
         }

@@ -45,8 +45,15 @@ public final class RecordQLEngine: Sendable {
     /// Runs `document` (the operation named `operationName` when it holds several) with
     /// `variables`. Never throws: failures are in the response's `errors`.
     public func execute(_ document: String, variables: [String: Map] = [:], operationName: String? = nil) async -> GraphQLResponse {
+        await execute(document, variables: variables, operationName: operationName, transaction: TransactionOptions())
+    }
+
+    /// Runs `document` as ``execute(_:variables:operationName:)`` does, a mutation under the
+    /// transaction `transaction` describes (the HTTP service's `Idempotency-Key`, its keys kept
+    /// apart per client). ``GraphQLResponse/isReplay`` tells a retry that applied nothing.
+    public func execute(_ document: String, variables: [String: Map] = [:], operationName: String? = nil, transaction: TransactionOptions) async -> GraphQLResponse {
         do {
-            return try await run(document, variables: variables, operationName: operationName)
+            return try await run(document, variables: variables, operationName: operationName, transaction: transaction)
         } catch {
             return GraphQLResponse(failure: error)
         }
@@ -59,7 +66,7 @@ public final class RecordQLEngine: Sendable {
         case mutation(PreparedRequest, MutationPlan)
     }
 
-    private func run(_ text: String, variables: [String: Map], operationName: String?) async throws(GraphQLFailure) -> GraphQLResponse {
+    private func run(_ text: String, variables: [String: Map], operationName: String?, transaction options: TransactionOptions) async throws(GraphQLFailure) -> GraphQLResponse {
         let prepared = try database.read(failing: { (transaction: RecordTransaction) throws(GraphQLFailure) -> Prepared in
             let key = PlanCache.Key(text: text, generation: transaction.schemaVersion, operationName: operationName, variables: variables)
             if let key, let planned = plans.entry(for: key) {
@@ -87,7 +94,8 @@ public final class RecordQLEngine: Sendable {
         })
         switch prepared {
         case .mutation(let request, let plan):
-            return GraphQLResponse(data: try mutate(plan, request: request, text: text, operationName: operationName))
+            let (data, isReplay) = try mutate(plan, request: request, text: text, operationName: operationName, options: options)
+            return GraphQLResponse(data: data, isReplay: isReplay)
         case .query(let request, let plan, var results):
             try await answerOutsideTransaction(plan, request: request, results: &results)
             return GraphQLResponse(data: QueryExecution.data(plan, results: results))
@@ -120,19 +128,40 @@ public final class RecordQLEngine: Sendable {
         }
     }
 
-    /// Runs a mutation in one write transaction (stored under its `@transaction` ID, if any)
-    /// and returns the data object's JSON.
-    private func mutate(_ plan: MutationPlan, request: PreparedRequest, text: String, operationName: String?) throws(GraphQLFailure) -> String {
+    /// Runs a mutation in one write transaction (stored under its `@transaction` ID or the
+    /// options' ID, if any) and returns the data object's JSON, and whether it is a replay.
+    private func mutate(
+        _ plan: MutationPlan, request: PreparedRequest, text: String, operationName: String?, options: TransactionOptions
+    ) throws(GraphQLFailure) -> (String, Bool) {
         let body = { (transaction: RecordTransaction) throws(GraphQLFailure) -> String in try MutationExecution.run(plan, in: transaction) }
-        guard let transactionID = plan.transactionID else {
-            return try database.write(failing: body)
+        if let named = plan.transactionID, let given = options.id, named != given {
+            throw GraphQLFailure(
+                .invalidArguments, "the request names two transactions, '\(given)' and @transaction(id: \"\(named)\"); send one", ran: true
+            )
+        }
+        guard let transactionID = plan.transactionID ?? options.id else {
+            return (try database.write(failing: body), false)
         }
         let stored = StoredRequest(document: text, operationName: operationName, variables: request.rawVariables)
-        return try database.write(transactionID: transactionID, request: stored, failing: body)
+        return try database.write(transactionID: options.scope + transactionID, request: stored, failing: body)
     }
 
     /// How many times a document text has been parsed (tests check that repeats are not).
     var documentParseCount: Int { documents.parseCount }
+}
+
+/// The transaction a mutation runs under when its document names none, and the scope of its ID.
+public struct TransactionOptions: Sendable, Hashable {
+    /// The transaction ID of a mutation whose document has no `@transaction(id:)`.
+    public var id: String?
+    /// Put before the transaction ID (the document's or ``id``) where it is stored, so that the
+    /// IDs of different clients never meet.
+    public var scope: String
+
+    public init(id: String? = nil, scope: String = "") {
+        self.id = id
+        self.scope = scope
+    }
 }
 
 /// The request a `@transaction` mutation is stored under: the same text, operation and
