@@ -1,6 +1,16 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// The library targets let the compiler guard their public surface, as Hummingbird's do: a
+/// dependency appears in their API only where a file says `public import` (so GRDB, imported
+/// `internal`, can never leak into RecordKit's API), existentials are spelled `any`, and a file
+/// sees only the members of the modules it imports itself.
+let librarySettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
 let package = Package(
     name: "shop",
     platforms: [.macOS(.v15)],
@@ -22,7 +32,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            resources: [.embedInCode("Resources/shopping.ckdb")]
+            resources: [.embedInCode("Resources/shopping.ckdb")],
+            swiftSettings: librarySettings
         ),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "RecordKitTests", dependencies: ["RecordKit", "TestSupport"], exclude: ["Fixtures"]),
