@@ -39,7 +39,8 @@ let package = Package(
         .testTarget(name: "RecordKitTests", dependencies: ["RecordKit", "TestSupport"], exclude: ["Fixtures"]),
         .target(
             name: "RecordQL",
-            dependencies: ["RecordKit", .product(name: "GraphQL", package: "GraphQL")]
+            dependencies: ["RecordKit", .product(name: "GraphQL", package: "GraphQL")],
+            swiftSettings: librarySettings
         ),
         .testTarget(name: "RecordQLTests", dependencies: ["RecordQL", "TestSupport", .product(name: "GraphQL", package: "GraphQL")]),
         .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
@@ -48,7 +49,8 @@ let package = Package(
             dependencies: [
                 "RecordKit", "RecordQL", "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            swiftSettings: librarySettings
         ),
         .executableTarget(name: "shop", dependencies: ["ShopCLI"]),
         .testTarget(name: "ShopCLITests", dependencies: ["ShopCLI", "shop", "RecordKit", "RecordQL", "TestSupport"], exclude: ["Fixtures"]),
