@@ -63,6 +63,13 @@ public final class RecordDatabase: Sendable {
         }
     }
 
+    /// Makes the statement running now, in any task, fail at once (SQLite's `sqlite3_interrupt`):
+    /// its transaction rolls back, and the caller gets an error. Safe to call from any thread,
+    /// such as a signal handler's queue; does nothing when no statement runs.
+    public func interrupt() {
+        writer.interrupt()
+    }
+
     // MARK: Transactions
 
     /// Runs `body` in one write transaction: everything it does commits together, or nothing

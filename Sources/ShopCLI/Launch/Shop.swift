@@ -6,12 +6,17 @@ import RecordKit
 /// and `-f` files in order, or the interactive prompt, or standard input.
 public enum Shop {
     /// Runs `shop` with `arguments` (without the program name) and returns the exit status:
-    /// 0 on success, 1 when a command failed. Everything `console` held back is written before
-    /// it returns.
+    /// 0 on success, 1 when a command failed, 130 when Ctrl-C stopped a script (`-e`, `-f` or
+    /// standard input). Everything `console` held back is written before it returns.
+    ///
+    /// With `handlesSIGINT`, SIGINT cancels the command running instead of ending the process
+    /// (``Interruption``); the `shop` executable sets it, tests running many `main`s in one
+    /// process do not.
     public static func main(
         arguments: [String],
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        console: Console = .standard
+        console: Console = .standard,
+        handlesSIGINT: Bool = false
     ) async -> Int32 {
         defer { console.flush() }
         let options: ShopOptions
@@ -32,7 +37,8 @@ public enum Shop {
                 database: try RecordDatabase(path: path), console: console, printsJSON: options.json, keepsGoing: options.keepGoing,
                 style: TextStyle.forStream(isTerminal: console.outputIsTerminal, environment: environment),
                 errorStyle: TextStyle.forStream(isTerminal: console.errorsAreTerminal, environment: environment),
-                pager: Pager.make(environment: environment, enabled: console.outputIsTerminal && !options.noPager)
+                pager: Pager.make(environment: environment, enabled: console.outputIsTerminal && !options.noPager),
+                interruption: Interruption()
             )
         } catch {
             console.writeError("\(TextStyle.forStream(isTerminal: console.errorsAreTerminal, environment: environment).errorLabel("error:")) \(error)\n")
@@ -41,6 +47,7 @@ public enum Shop {
         if let refusal = session.store.adoptShoppingRules() {
             console.writeError("warning: the shopping rules (unique, non-empty list and item names) are not enforced on this database yet: \(refusal.message)\n")
         }
+        if handlesSIGINT { session.interruption.installForSIGINT(database: session.database) }
         let steps = options.steps(in: arguments)
         if !steps.isEmpty {
             return await run(steps, in: session)
@@ -49,8 +56,15 @@ public enum Shop {
             return await InteractiveLoop(session: session, environment: environment).run()
         }
         let lines = StandardInput.lines(beforeWaiting: console.flush)
-        let result = await ScriptRunner.run(lines: lines, name: "<stdin>", in: session)
-        return result.failures == 0 ? 0 : 1
+        return exitStatus(of: await ScriptRunner.run(lines: lines, name: "<stdin>", in: session))
+    }
+
+    /// Exit status after Ctrl-C stopped a script: the shell's for a process ended by SIGINT
+    /// (128 + 2), so that a caller can tell it from a failed command (psql uses 3).
+    static let interruptedStatus: Int32 = 130
+
+    private static func exitStatus(of result: ScriptRunner.Result) -> Int32 {
+        result.interrupted ? interruptedStatus : result.failures == 0 ? 0 : 1
     }
 
     private static func run(_ steps: [ShopOptions.Step], in session: ShopSession) async -> Int32 {
@@ -69,6 +83,7 @@ public enum Shop {
                 }
             }
             failures += result.failures
+            if result.interrupted { return interruptedStatus }
             if result.quit || (failures > 0 && !session.keepsGoing) { break }
         }
         return failures == 0 ? 0 : 1
