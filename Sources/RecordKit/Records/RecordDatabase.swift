@@ -26,6 +26,8 @@ public final class RecordDatabase: Sendable {
     let writer: any DatabaseWriter
     /// The schema snapshot last read, reused while `PRAGMA user_version` is unchanged.
     private let cachedSnapshot = Mutex<SchemaSnapshot?>(nil)
+    /// Whether ``inOneTransaction(_:)`` holds a transaction every read and write joins.
+    let isInOneTransaction = Mutex<Bool>(false)
 
     /// Opens the database at `path`, creating it with `bootstrap` (by default the shopping
     /// schema, `Schemas/shopping.ckdb`) when it is new.
@@ -45,6 +47,8 @@ public final class RecordDatabase: Sendable {
         path = location
         var configuration = Configuration()
         configuration.busyMode = BusyRetry.busyMode
+        // ``inOneTransaction(_:)`` keeps a transaction open across database accesses.
+        configuration.allowsUnsafeTransactions = true
         configuration.prepareDatabase { db in
             // WAL with synchronous=NORMAL: a commit survives the process crashing (killed at any
             // moment); only an OS crash or power loss may drop the last commits, never corrupt.
@@ -78,6 +82,7 @@ public final class RecordDatabase: Sendable {
     /// inside the transaction.
     public func write<T>(_ body: (RecordTransaction) throws -> T) throws(RecordError) -> T {
         do {
+            if isInOneTransaction.withLock({ $0 }) { return try writeInOneTransaction(body) }
             return try BusyRetry.run {
                 try writer.write { db in
                     let transaction = RecordTransaction(db, snapshot: try snapshot(db), databasePath: path)
@@ -96,6 +101,7 @@ public final class RecordDatabase: Sendable {
     /// process recovers the file after a crash, before any row is read).
     public func read<T>(_ body: (RecordTransaction) throws -> T) throws(RecordError) -> T {
         do {
+            if isInOneTransaction.withLock({ $0 }) { return try readInOneTransaction(body) }
             return try BusyRetry.run {
                 try writer.read { db in
                     try body(RecordTransaction(db, snapshot: try snapshot(db), databasePath: path))
@@ -106,8 +112,15 @@ public final class RecordDatabase: Sendable {
         }
     }
 
+    /// Forgets the cached schema snapshot (after ``inOneTransaction(_:)`` rolls back schema
+    /// changes it had read, whose version a later change may reach again).
+    func forgetSchemaSnapshot() {
+        cachedSnapshot.withLock { $0 = nil }
+    }
+
     /// The schema snapshot for the transaction open on `db`. Only ever called before any schema
-    /// change in the transaction, so what it caches is committed state.
+    /// change in the transaction, so what it caches is committed state (or that of
+    /// ``inOneTransaction(_:)``, forgotten if it rolls back).
     func snapshot(_ db: Database) throws -> SchemaSnapshot {
         let version = try SchemaStorage.version(db)
         if let cached = cachedSnapshot.withLock({ $0 }), cached.version == version {

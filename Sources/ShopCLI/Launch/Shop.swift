@@ -49,6 +49,9 @@ public enum Shop {
         }
         if handlesSIGINT { session.interruption.installForSIGINT(database: session.database) }
         let steps = options.steps(in: arguments)
+        if options.singleTransaction {
+            return await runAsOneTransaction(steps, in: session)
+        }
         if !steps.isEmpty {
             return await run(steps, in: session)
         }
@@ -65,6 +68,27 @@ public enum Shop {
 
     private static func exitStatus(of result: ScriptRunner.Result) -> Int32 {
         result.interrupted ? interruptedStatus : result.failures == 0 ? 0 : 1
+    }
+
+    /// `-1`: the steps in one transaction, which commits when every command succeeded and is
+    /// rolled back whole otherwise.
+    private static func runAsOneTransaction(_ steps: [ShopOptions.Step], in session: ShopSession) async -> Int32 {
+        struct RolledBack: Error {
+            var status: Int32
+        }
+        do {
+            return try await session.database.inOneTransaction {
+                let status = await run(steps, in: session)
+                if status != 0 { throw RolledBack(status: status) }
+                return status
+            }
+        } catch let rolledBack as RolledBack {
+            session.console.writeError("rolled back: -1 runs every -e and -f as one transaction, and it did not finish; nothing was applied\n")
+            return rolledBack.status
+        } catch {
+            session.reportError("\(error)")
+            return 1
+        }
     }
 
     private static func run(_ steps: [ShopOptions.Step], in session: ShopSession) async -> Int32 {
