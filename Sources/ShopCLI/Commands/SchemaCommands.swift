@@ -128,7 +128,7 @@ struct SchemaGraphQLCommand: ShopCommand {
     )
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        let definition = try session.queryEngine.schemaDefinitionLanguage()
+        let definition = try await session.queryEngine.schemaDefinitionLanguage()
         session.show(.text(definition, json: .members(["graphql": .string(definition)])))
         return .proceed
     }

@@ -39,6 +39,9 @@ public enum Shop {
             console.writeError("\(errorStyle.errorLabel("error:")) \(error)\n")
             return 1
         }
+        if let refusal = session.store.adoptShoppingRules() {
+            console.writeError("warning: the shopping rules (unique, non-empty list and item names) are not enforced on this database yet: \(refusal.message)\n")
+        }
         let steps = options.steps(in: arguments)
         if !steps.isEmpty {
             return await run(steps, in: session)

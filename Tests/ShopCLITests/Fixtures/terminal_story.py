@@ -42,6 +42,7 @@ child.send("items Cor\t")
 child.expect_exact("ner shop' ")
 run(child, "", r"no items in 'Corner shop'")
 run(child, "item add Groceries Bread", "added Bread to Groceries")
+# items shows every field of the schema: name and list until the story adds number.
 run(child, "items Groceries", r"Bread\s+Groceries", r"Milk\s+Groceries")
 # The up arrow recalls the line before; Enter runs it again.
 child.send(UP)
