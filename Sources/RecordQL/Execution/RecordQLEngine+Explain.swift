@@ -1,5 +1,5 @@
-import GraphQL
-import RecordKit
+public import GraphQL
+public import RecordKit
 
 extension RecordQLEngine {
     /// How a query would run: for each root field, the one SQL statement the engine compiles it

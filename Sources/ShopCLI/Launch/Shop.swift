@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+public import Foundation
 import RecordKit
 
 /// The `shop` program: parses the command line, opens the database and runs the `-e` commands

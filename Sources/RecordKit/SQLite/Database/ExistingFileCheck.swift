@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Looks at an existing database file before the engine opens it for writing, so that a file
 /// it must not use is refused with not one byte of it changed: opening for writing switches the

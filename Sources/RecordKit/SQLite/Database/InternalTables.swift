@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// The engine's own tables, created and versioned with GRDB's migrator.
 ///

@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+public import Foundation
+internal import GRDB
 
 /// A write kept under its transaction ID.
 public struct StoredTransaction: Sendable, Hashable {

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import Synchronization
 
 /// A CloudKit-style record database in one SQLite file.
@@ -24,6 +24,8 @@ public final class RecordDatabase: Sendable {
     /// The database file, or `nil` for an in-memory database.
     public let path: String?
     let writer: any DatabaseWriter
+    /// How long a transaction is tried again while the file is busy (``BusyRetry``).
+    let busyRetryTime: Duration
     /// The schema snapshot last read, reused while `PRAGMA user_version` is unchanged.
     private let cachedSnapshot = Mutex<SchemaSnapshot?>(nil)
 
@@ -41,8 +43,11 @@ public final class RecordDatabase: Sendable {
         try RecordDatabase(location: nil, bootstrap: bootstrap, trace: trace)
     }
 
-    private init(location: String?, bootstrap: Schema?, trace: (@Sendable (String) -> Void)?) throws(RecordError) {
+    init(
+        location: String?, bootstrap: Schema?, trace: (@Sendable (String) -> Void)?, busyRetryTime: Duration = BusyRetry.timeout
+    ) throws(RecordError) {
         path = location
+        self.busyRetryTime = busyRetryTime
         var configuration = Configuration()
         configuration.busyMode = BusyRetry.busyMode
         configuration.prepareDatabase { db in
@@ -75,7 +80,7 @@ public final class RecordDatabase: Sendable {
     ///   failures (busy, disk full, read-only…) as ``RecordError`` (``RecordError/wrapping(_:path:)``).
     public func write<T>(_ body: (RecordTransaction) throws -> T) throws -> T {
         do {
-            return try BusyRetry.run {
+            return try BusyRetry.run(for: busyRetryTime) {
                 try writer.write { db in try transact(db, body) }
             }
         } catch {
@@ -91,7 +96,7 @@ public final class RecordDatabase: Sendable {
     /// - Throws: the error `body` throws, unchanged; the database's own failures as ``RecordError``.
     public func read<T>(_ body: (RecordTransaction) throws -> T) throws -> T {
         do {
-            return try BusyRetry.run {
+            return try BusyRetry.run(for: busyRetryTime) {
                 try writer.read { db in
                     try body(RecordTransaction(db, snapshot: try snapshot(db), databasePath: path))
                 }
@@ -109,7 +114,7 @@ public final class RecordDatabase: Sendable {
     ///   failures as ``RecordError``; `CancellationError` when the task is cancelled first.
     public func write<T: Sendable>(_ body: @Sendable (RecordTransaction) throws -> T) async throws -> T {
         do {
-            return try await BusyRetry.run {
+            return try await BusyRetry.run(for: busyRetryTime) {
                 try await writer.writeWithoutTransaction { db in
                     try BusyRetry.failingFast(db) {
                         var result: T?
@@ -132,7 +137,7 @@ public final class RecordDatabase: Sendable {
     /// - Throws: the error `body` throws, unchanged; the database's own failures as ``RecordError``.
     public func read<T: Sendable>(_ body: @Sendable (RecordTransaction) throws -> T) async throws -> T {
         do {
-            return try await BusyRetry.run {
+            return try await BusyRetry.run(for: busyRetryTime) {
                 try await writer.read { db in
                     try body(RecordTransaction(db, snapshot: try snapshot(db), databasePath: path))
                 }

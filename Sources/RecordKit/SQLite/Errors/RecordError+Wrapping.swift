@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 extension RecordError {
     /// `error` as a `RecordError`: itself when it is one, SQLite's errors as the code that says

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// The storage shape of one record type at one schema version: which columns to select and
 /// where each field's value sits in a fetched row. Built once per schema version, shared by
