@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The `shop` command line (DESIGN.md §7):
+/// The `shop` command line (the README describes it):
 /// `shop [--db PATH] [--json] [-e COMMAND]... [-f FILE]... [--keep-going] [-1 | --single-transaction]
 /// [--no-pager] [--version]`.
 struct ShopOptions: ParsableCommand {

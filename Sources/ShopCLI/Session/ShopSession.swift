@@ -8,7 +8,7 @@ public import RecordQL
 public final class ShopSession {
     public let database: RecordDatabase
     let console: Console
-    /// Print GraphQL responses as their one-line JSON instead of tables.
+    /// Print what each command shows as one JSON document on a line instead of text (``show(_:)``).
     let printsJSON: Bool
     /// Report every failing command and go on, instead of stopping at the first.
     let keepsGoing: Bool
