@@ -94,6 +94,6 @@ extension RecordError {
             let text = (1...lines.count).contains(location.line) ? String(lines[location.line - 1]) : ""
             return SourceLocation(line: location.line, column: location.column, lineText: text)
         }
-        self.init(first.code, first.message, location: location)
+        self.init(first.code, first.message, location: location, reason: first.reason, remedy: first.remedy)
     }
 }

@@ -42,11 +42,11 @@ public enum Shop {
                 interruption: Interruption()
             )
         } catch {
-            console.writeError("\(errorStyle.errorLabel("error:")) \(error)\n")
+            console.writeError("\(errorStyle.errorLabel("error:")) \(RecordError.shownDescription(of: error))\n")
             return 1
         }
         if let refusal = session.store.adoptShoppingRules() {
-            console.writeError("warning: the shopping rules (unique, non-empty list and item names) are not enforced on this database yet: \(refusal.message)\n")
+            console.writeError("warning: the shopping rules (unique, non-empty list and item names) are not enforced on this database yet: \(refusal.sentence)\n")
         }
         if handlesSIGINT { session.interruption.installForSIGINT(database: session.database) }
         let steps = options.steps(in: arguments)
@@ -103,7 +103,7 @@ public enum Shop {
                 do {
                     result = await ScriptRunner.run(lines: try SourceFile.read(file).lines, name: file, in: session)
                 } catch {
-                    session.reportError("\(error)")
+                    session.reportError(RecordError.shownDescription(of: error))
                     result = ScriptRunner.Result(failures: 1, quit: false)
                 }
             }
