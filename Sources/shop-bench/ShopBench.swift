@@ -73,6 +73,8 @@ extension Bench {
             ("paginate", paginate),
             ("shop script", shopScript),
             ("language lists with items", languageListsWithItems),
+            ("language aliased creates", languageAliasedCreates),
+            ("language list creates", languageListCreates),
         ]
     }
 }

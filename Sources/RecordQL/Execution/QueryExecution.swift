@@ -31,6 +31,10 @@ enum QueryExecution {
             let compiled = try statement ?? transaction.compileJSON(query, projection: projection)
             statement = compiled
             return try transaction.json(compiled)
+        case .aggregate(let query, let aggregation):
+            let compiled = try statement ?? transaction.compileAggregateJSON(query, aggregation: aggregation)
+            statement = compiled
+            return try transaction.json(compiled)
         case .page(let query, let after, let members):
             return try page(query, after: after, members: members, in: transaction)
         case .constant(let json):

@@ -55,6 +55,8 @@ extension RecordQLEngine {
                 if case .records(_, let projection) = member { projection } else { nil }
             }.first
             explanation = try transaction.explainJSON(query, projection: projection ?? Projection([]))
+        case .aggregate(let query, let aggregation):
+            explanation = try transaction.explainAggregateJSON(query, aggregation: aggregation)
         case .constant, .introspection:
             return heading + "\n  answered from the schema, without SQL\n"
         case .asset:
