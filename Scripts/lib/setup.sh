@@ -16,16 +16,32 @@ shop_install_system_packages() {
     DEBIAN_FRONTEND=noninteractive shop_as_root apt-get install -y libedit-dev libsqlite3-dev
 }
 
-# Python modules the test suite drives the product with (pass module=package pairs).
+# The virtualenv the Python test helpers live in. Stock Debian and Ubuntu refuse `pip install`
+# into their own Python (PEP 668, externally-managed-environment), so nothing is installed there.
+shop_venv="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/.venv-test"
+
+# Makes the test virtualenv when it is missing (installing python3-venv with apt-get when this
+# Python cannot make one), installs into it the Python modules the tests drive the product with
+# (module=package pairs), and puts its bin/ first on PATH, so that `python3` in the tests is it.
 shop_install_python_modules() {
-    local pair module package
+    if [ ! -x "$shop_venv/bin/python3" ]; then
+        if ! python3 -m venv "$shop_venv" >/dev/null 2>&1; then
+            rm -rf "$shop_venv"
+            echo "setup: installing python3-venv" >&2
+            shop_as_root apt-get update
+            DEBIAN_FRONTEND=noninteractive shop_as_root apt-get install -y python3-venv
+            python3 -m venv "$shop_venv"
+        fi
+    fi
+    export PATH="$shop_venv/bin:$PATH"
+    local pair module missing=()
     for pair in "$@"; do
         module=${pair%%=*}
-        package=${pair#*=}
-        python3 -c "import $module" 2>/dev/null && continue
-        echo "setup: pip install $package" >&2
-        python3 -m pip install --quiet "$package"
+        "$shop_venv/bin/python3" -c "import $module" 2>/dev/null || missing+=("${pair#*=}")
     done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "setup: installing ${missing[*]} into $shop_venv" >&2
+    "$shop_venv/bin/python3" -m pip install --quiet "${missing[@]}"
 }
 
 # SQLite's shell, which the benchmark runs beside `shop` (both as whole processes).

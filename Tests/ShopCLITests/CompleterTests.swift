@@ -29,7 +29,7 @@ import Testing
         ("schema add-field Items count IN", "IN", ["INT64"]),
         ("schema add-field Items count INT64 Q", "Q", ["QUERYABLE"]),
         ("help sch", "sch", ["schema"]),
-        ("help item ", "", ["add", "set", "delete"]),
+        ("help item ", "", ["add", "set", "show", "delete"]),
         ("{ Lists { na", "na", ["name"]),
         ("{ It", "It", ["Items"]),
         ("explain { Items { num", "num", ["number"]),

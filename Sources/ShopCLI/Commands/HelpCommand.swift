@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RecordKit
+import RecordQL
 
 /// `help [COMMAND]`
 struct HelpCommand: ShopCommand {
@@ -20,7 +21,8 @@ struct HelpCommand: ShopCommand {
     var command: [String] = []
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        session.console.print(command.isEmpty ? Self.summary : try Self.usage(of: command))
+        let text = command.isEmpty ? Self.summary : try Self.usage(of: command)
+        session.show(.text(text, json: .members(["help": .string(text)])))
         return .proceed
     }
 

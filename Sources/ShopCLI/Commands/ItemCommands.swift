@@ -1,12 +1,13 @@
 import ArgumentParser
 import RecordKit
+import RecordQL
 
-/// `item add | set | delete`
+/// `item add | set | show | delete`
 struct ItemCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "item",
-        abstract: "Add, change or delete an item of a list.",
-        subcommands: [ItemAddCommand.self, ItemSetCommand.self, ItemDeleteCommand.self]
+        abstract: "Add, change, show or delete an item of a list.",
+        subcommands: [ItemAddCommand.self, ItemSetCommand.self, ItemShowCommand.self, ItemDeleteCommand.self]
     )
 }
 
@@ -32,7 +33,7 @@ struct ItemAddCommand: PositionalCommand {
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
         try session.store.addItem(item.name, to: item.list, assignments: try item.assignments.map(FieldAssignment.init(parsing:)))
-        session.console.print("added \(LineTokenizer.quote(item.name)) to \(LineTokenizer.quote(item.list))")
+        session.show(.message("added \(LineTokenizer.quote(item.name)) to \(LineTokenizer.quote(item.list))", ["list": .string(item.list), "item": .string(item.name)]))
         return .proceed
     }
 }
@@ -58,7 +59,7 @@ struct ItemSetCommand: PositionalCommand {
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
         try session.store.setItem(item.name, in: item.list, assignments: try item.assignments.map(FieldAssignment.init(parsing:)))
-        session.console.print("updated \(LineTokenizer.quote(item.name)) in \(LineTokenizer.quote(item.list))")
+        session.show(.message("updated \(LineTokenizer.quote(item.name)) in \(LineTokenizer.quote(item.list))", ["list": .string(item.list), "item": .string(item.name)]))
         return .proceed
     }
 }
@@ -85,7 +86,7 @@ struct ItemDeleteCommand: PositionalCommand {
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
         try session.store.deleteItem(name, in: list)
-        session.console.print("deleted \(LineTokenizer.quote(name)) from \(LineTokenizer.quote(list))")
+        session.show(.message("deleted \(LineTokenizer.quote(name)) from \(LineTokenizer.quote(list))", ["list": .string(list), "item": .string(name)]))
         return .proceed
     }
 }

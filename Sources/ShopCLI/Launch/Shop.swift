@@ -28,9 +28,14 @@ public enum Shop {
         let session: ShopSession
         do {
             let path = try DatabaseLocation.path(option: options.db, environment: environment)
-            session = ShopSession(database: try RecordDatabase(path: path), console: console, printsJSON: options.json, keepsGoing: options.keepGoing)
+            session = ShopSession(
+                database: try RecordDatabase(path: path), console: console, printsJSON: options.json, keepsGoing: options.keepGoing,
+                style: TextStyle.forStream(isTerminal: console.outputIsTerminal, environment: environment),
+                errorStyle: TextStyle.forStream(isTerminal: console.errorsAreTerminal, environment: environment),
+                pager: Pager.make(environment: environment, enabled: console.outputIsTerminal && !options.noPager)
+            )
         } catch {
-            console.writeError("error: \(error)\n")
+            console.writeError("\(TextStyle.forStream(isTerminal: console.errorsAreTerminal, environment: environment).errorLabel("error:")) \(error)\n")
             return 1
         }
         let steps = options.steps(in: arguments)
@@ -56,7 +61,7 @@ public enum Shop {
                 do {
                     result = await ScriptRunner.run(lines: try SourceFile.read(file).lines, name: file, in: session)
                 } catch {
-                    session.console.writeError("error: \(error)\n")
+                    session.reportError("\(error)")
                     result = ScriptRunner.Result(failures: 1, quit: false)
                 }
             }

@@ -1,11 +1,11 @@
 import ArgumentParser
 
 /// The `shop` command line (DESIGN.md §7):
-/// `shop [--db PATH] [--json] [-e COMMAND]... [-f FILE]... [--keep-going]`.
+/// `shop [--db PATH] [--json] [-e COMMAND]... [-f FILE]... [--keep-going] [--no-pager] [--version]`.
 struct ShopOptions: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "shop",
-        abstract: "Shopping lists in a CloudKit-style record database.",
+        abstract: "Shopping lists in a CloudKit-style record database (shop \(ShopVersion.current)).",
         discussion: """
             With no -e or -f, shop reads commands from the terminal (an interactive prompt with \
             line editing, history and tab completion) or, when standard input is not a terminal, \
@@ -16,7 +16,8 @@ struct ShopOptions: ParsableCommand {
               shop -e 'list add Groceries' -e 'item add Groceries Milk'
               shop --db /tmp/test.sqlite -f Scripts/examples/groceries.shop
               echo lists | shop
-            """
+            """,
+        version: "shop \(ShopVersion.current)"
     )
 
     @Option(help: ArgumentHelp(
@@ -25,7 +26,7 @@ struct ShopOptions: ParsableCommand {
     ))
     var db: String?
 
-    @Flag(help: "Print each GraphQL response as one line of JSON.")
+    @Flag(help: "Print what each command shows as one JSON document on one line (a GraphQL response as it is).")
     var json = false
 
     @Option(name: .customShort("e"), help: ArgumentHelp("Run a command (repeatable; -e and -f run in the order given).", valueName: "command"))
@@ -36,6 +37,9 @@ struct ShopOptions: ParsableCommand {
 
     @Flag(help: "Report every failing command and go on; still exit 1 at the end.")
     var keepGoing = false
+
+    @Flag(help: "Never page long output (at a terminal it goes through $PAGER, else less -FRX).")
+    var noPager = false
 
     /// One `-e` or `-f`, in command-line order.
     enum Step: Equatable {

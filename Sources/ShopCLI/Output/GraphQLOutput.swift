@@ -12,7 +12,7 @@ enum GraphQLOutput {
         if session.printsJSON {
             session.console.print(response.json)
         } else if response.isSuccess {
-            session.console.print(ResponseTable.render(response))
+            session.display(ResponseTable.render(response, style: session.style))
         }
         if let failure = failure(of: response) { throw failure }
     }

@@ -1,11 +1,13 @@
 import RecordKit
+import RecordQL
 
 /// Runs lines of commands and GraphQL in a session: a script file, `-e` text, standard input or
 /// the lines typed at the prompt.
 ///
 /// A failing entry is reported on standard error as `error: <code>: <message>`, prefixed with
 /// `FILE:LINE: ` when the lines come from a named file. Unless the runner keeps going, the
-/// first failure stops it.
+/// first failure stops it. With `--json` a failing command also prints
+/// `{"errors":[{"message","extensions":{"code"}}]}` on standard output.
 struct ScriptRunner {
     let session: ShopSession
     /// The file the lines come from, for error prefixes; `nil` for `-e` and the prompt.
@@ -91,7 +93,14 @@ struct ScriptRunner {
     private func run(_ entry: ScriptEntry) async throws(RecordError) -> CommandOutcome {
         switch entry.kind {
         case .command(let words):
-            return try await CommandParser.parse(words).run(in: session)
+            do {
+                return try await CommandParser.parse(words).run(in: session)
+            } catch {
+                // With --json a failing command prints a document too, shaped as a GraphQL
+                // response's errors, so that a reader gets one document per command.
+                if session.printsJSON { session.console.print(JSONValue(error).text) }
+                throw error
+            }
         case .graphQL(let document):
             try await GraphQLOutput.run(document, in: session)
         case .explainGraphQL(let document):
@@ -102,11 +111,10 @@ struct ScriptRunner {
 
     private mutating func report(_ error: RecordError, line: Int) {
         failures += 1
-        let prefix = name.map { "\($0):\(line): " } ?? ""
-        var text = "\(prefix)error: \(error.description)\n"
+        var details = ""
         if let location = error.location, !location.lineText.isEmpty {
-            text += location.excerpt.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n") + "\n"
+            details = location.excerpt.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n") + "\n"
         }
-        session.console.writeError(text)
+        session.reportError(error.description, prefix: name.map { "\($0):\(line): " } ?? "", details: details)
     }
 }

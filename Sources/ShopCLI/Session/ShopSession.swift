@@ -12,15 +12,54 @@ public final class ShopSession {
     let printsJSON: Bool
     /// Report every failing command and go on, instead of stopping at the first.
     let keepsGoing: Bool
+    /// How results are styled: colour only at a terminal.
+    let style: TextStyle
+    /// How errors are styled: colour only at a terminal.
+    let errorStyle: TextStyle
+    /// Pages long results at a terminal; `nil` for none.
+    let pager: Pager?
     /// How deep `source` commands are nested, to stop a script that sources itself.
     var sourceDepth = 0
     private var engine: RecordQLEngine?
 
-    public init(database: RecordDatabase, console: Console = .standard, printsJSON: Bool = false, keepsGoing: Bool = false) {
+    public convenience init(database: RecordDatabase, console: Console = .standard, printsJSON: Bool = false, keepsGoing: Bool = false) {
+        self.init(database: database, console: console, printsJSON: printsJSON, keepsGoing: keepsGoing, style: .plain, errorStyle: .plain, pager: nil)
+    }
+
+    init(database: RecordDatabase, console: Console, printsJSON: Bool, keepsGoing: Bool, style: TextStyle, errorStyle: TextStyle, pager: Pager?) {
         self.database = database
         self.console = console
         self.printsJSON = printsJSON
         self.keepsGoing = keepsGoing
+        self.style = style
+        self.errorStyle = errorStyle
+        self.pager = pager
+    }
+
+    /// Prints what a command produced: its JSON document on one line with `--json`, else its
+    /// text (see ``display(_:)``).
+    func show(_ output: CommandOutput) {
+        if printsJSON {
+            console.print(output.json.text)
+        } else {
+            display(output.text(style))
+        }
+    }
+
+    /// Prints text for people: through the pager when there is one and the text is longer than
+    /// the terminal, else to the console.
+    func display(_ text: String) {
+        if let pager, Pager.isLong(text) {
+            console.flush()
+            if pager.show(text.hasSuffix("\n") ? text : text + "\n") { return }
+        }
+        console.print(text)
+    }
+
+    /// Reports a failure on standard error: `<prefix>error: <message>` (`error:` in colour at a
+    /// terminal), then `details` (lines ending in newlines) as they are.
+    func reportError(_ message: String, prefix: String = "", details: String = "") {
+        console.writeError("\(prefix)\(errorStyle.errorLabel("error:")) \(message)\n\(details)")
     }
 
     /// The GraphQL engine over ``database``, made when first asked for.

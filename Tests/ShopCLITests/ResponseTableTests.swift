@@ -1,33 +1,36 @@
-import GraphQL
 import RecordKit
+import RecordQL
 import Testing
-@testable import RecordQL
+@testable import ShopCLI
 
-/// Snapshots of the tables the REPL prints.
+/// Snapshots of the tables the REPL prints for GraphQL responses.
 @Suite("Responses as tables")
 struct ResponseTableTests {
-    let shop: EngineFixture
+    let engine: RecordQLEngine
 
     init() async throws {
-        shop = try EngineFixture()
-        try shop.database.addField(FieldDefinition("number", .int64, flags: [.queryable, .sortable]), to: "Items")
-        _ = await shop.data("""
+        let database = try RecordDatabase.inMemory()
+        try database.addField(FieldDefinition("number", .int64, flags: [.queryable, .sortable]), to: "Items")
+        engine = RecordQLEngine(database: database)
+        let created = await engine.execute("""
             mutation {
               createLists(recordName: "L1", fields: {name: "Groceries"}) { recordName }
+              party: createLists(recordName: "L2", fields: {name: "Party"}) { recordName }
               a: createItems(recordName: "I1", fields: {name: "Milk", number: 2, list: {recordName: "L1"}}) { recordName }
               b: createItems(recordName: "I2", fields: {name: "Bread", list: {recordName: "L1"}}) { recordName }
               c: createItems(recordName: "I3", fields: {name: "Eggs", number: 12, list: {recordName: "L1"}}) { recordName }
             }
             """)
+        try #require(created.isSuccess, "\(created.json)")
     }
 
     private func table(_ document: String) async -> String {
-        ResponseTable.render(await shop.run(document))
+        ResponseTable.render(await engine.execute(document))
     }
 
     @Test func aListOfRecordsIsATableInSelectionOrder() async {
         #expect(await table("{ Items(sort: [{name: ASC}]) { name number list { name } } }") == """
-            name   number  list
+            name   number  list.name
             -----  ------  ---------
             Bread          Groceries
             Eggs       12  Groceries
@@ -36,11 +39,23 @@ struct ResponseTableTests {
             """)
     }
 
-    @Test func nestedRecordsShowTheirNameOrRecordNameAndListsAreJoined() async {
-        #expect(await table("{ Lists { id: recordName Items(sort: [{name: ASC}]) { recordName } } }") == """
+    @Test func nestedListsOfRecordsKeepEveryFieldOneLinePerRecord() async {
+        #expect(await table("{ Lists(sort: [{name: ASC}]) { name Items(sort: [{name: ASC}]) { name number } } }") == """
+            name       Items.name  Items.number
+            ---------  ----------  ------------
+            Groceries  Bread
+                       Eggs                  12
+                       Milk                   2
+            Party
+
+            """)
+    }
+
+    @Test func aNestedListWithNoRecordsStillShowsItsColumn() async {
+        #expect(await table("{ Lists(where: {name: {eq: \"Party\"}}) { id: recordName Items { recordName } } }") == """
             id  Items
-            --  ----------
-            L1  I2, I3, I1
+            --  -----
+            L2
 
             """)
     }
@@ -60,7 +75,7 @@ struct ResponseTableTests {
             Bread       1
 
             """)
-        #expect(await table("{ __typename Lists { name } }") == """
+        #expect(await table("{ __typename Lists(where: {name: {eq: \"Groceries\"}}) { name } }") == """
             __typename:
             Query
 
