@@ -105,6 +105,18 @@ struct RecordImporter {
         return columns
     }
 
+    /// `json` as the input value GraphQL's coercion would make of it; integers stay exact.
+    private static func map(_ json: JSONValue) -> Map {
+        switch json {
+        case .null: .null
+        case .bool(let value): .bool(value)
+        case .number(let text): Int(text).map { .number(Number($0)) } ?? .number(Number(Double(text) ?? .nan))
+        case .string(let text): .string(text)
+        case .array(let elements): .array(elements.map(map))
+        case .object(let members): .dictionary(.init(members.map { ($0.key, map($0.value)) }, uniquingKeysWith: { first, _ in first }))
+        }
+    }
+
     /// The record one row holds.
     private func record(_ members: [(String, JSONValue)]) throws -> Record {
         var recordName: String?
@@ -119,8 +131,7 @@ struct RecordImporter {
                 throw TransferError("\(recordType.name) has no field '\(name)'; add it with: schema add-field \(recordType.name) \(name) <TYPE>")
             }
         }
-        let map = try JSONDecoder().decode(Map.self, from: Data(JSONValue.object(input).text.utf8))
-        let fields = try translator.values(from: map).compactMapValues { $0 }
+        let fields = try translator.values(from: Self.map(.object(input))).compactMapValues { $0 }
         return Record(recordType.name, recordName: recordName ?? Record.generatedName(), fields: fields)
     }
 }
