@@ -18,38 +18,42 @@ struct RecordExporter {
     ) throws(RecordError) -> Int {
         defer { progress.finish() }
         let fields = recordType.userFields
-        return try database.read { transaction in
-            var chunk = ""
-            var count = 0
-            if format == .csv {
-                chunk += CSV.line(["recordName"] + fields.map(\.name))
-            }
-            try transaction.forEachRecord(matching: query) { record in
-                let content = { (sha256: String) in try transaction.assetContent(sha256: sha256) }
-                switch format {
-                case .csv:
-                    var cells: [String?] = [record.recordName]
-                    for field in fields {
-                        cells.append(try record.fields[field.name].map { TransferValue.cell(try TransferValue.json($0, assetContent: content)) })
-                    }
-                    chunk += CSV.line(cells)
-                case .jsonl:
-                    var members = [JSONValue.Member(key: "recordName", value: .string(record.recordName))]
-                    for field in fields {
-                        guard let value = record.fields[field.name] else { continue }
-                        members.append(JSONValue.Member(key: field.name, value: try TransferValue.json(value, assetContent: content)))
-                    }
-                    chunk += JSONValue.object(members).text + "\n"
+        do {
+            return try database.read { transaction in
+                var chunk = ""
+                var count = 0
+                if format == .csv {
+                    chunk += CSV.line(["recordName"] + fields.map(\.name))
                 }
-                count += 1
-                if chunk.utf8.count >= Self.chunkSize {
-                    try write(chunk)
-                    chunk = ""
+                try transaction.forEachRecord(matching: query) { record in
+                    let content = { (sha256: String) in try transaction.assetContent(sha256: sha256) }
+                    switch format {
+                    case .csv:
+                        var cells: [String?] = [record.recordName]
+                        for field in fields {
+                            cells.append(try record.fields[field.name].map { TransferValue.cell(try TransferValue.json($0, assetContent: content)) })
+                        }
+                        chunk += CSV.line(cells)
+                    case .jsonl:
+                        var members = [JSONValue.Member(key: "recordName", value: .string(record.recordName))]
+                        for field in fields {
+                            guard let value = record.fields[field.name] else { continue }
+                            members.append(JSONValue.Member(key: field.name, value: try TransferValue.json(value, assetContent: content)))
+                        }
+                        chunk += JSONValue.object(members).text + "\n"
+                    }
+                    count += 1
+                    if chunk.utf8.count >= Self.chunkSize {
+                        try write(chunk)
+                        chunk = ""
+                    }
+                    progress.update(done: count, fraction: total.map { $0 > 0 ? Double(count) / Double($0) : 1 } ?? 0)
                 }
-                progress.update(done: count, fraction: total.map { $0 > 0 ? Double(count) / Double($0) : 1 } ?? 0)
+                if !chunk.isEmpty { try write(chunk) }
+                return count
             }
-            if !chunk.isEmpty { try write(chunk) }
-            return count
+        } catch {
+            throw RecordError(wrapping: error)
         }
     }
 }

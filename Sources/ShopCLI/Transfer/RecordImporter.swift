@@ -18,21 +18,25 @@ struct RecordImporter {
     /// Creates the records in `bytes`; returns how many.
     func run(_ bytes: [UInt8], format: TransferFormat, in database: RecordDatabase, progress: inout ProgressBar) throws(RecordError) -> Int {
         defer { progress.finish() }
-        return try database.write { transaction in
-            var count = 0
-            try forEachRow(bytes, format: format) { line, row, fraction in
-                do {
-                    _ = try transaction.apply(.create(try record(row)))
-                } catch let error as TransferError {
-                    throw RecordError(.invalidArguments, "\(path):\(line): \(error.reason)", recordType: recordType.name)
-                } catch {
-                    let cause = transaction.recordError(for: error)
-                    throw RecordError(cause.code, "\(path):\(line): \(cause.message)", recordType: cause.recordType, field: cause.field, recordName: cause.recordName)
+        do {
+            return try database.write { transaction in
+                var count = 0
+                try forEachRow(bytes, format: format) { line, row, fraction in
+                    do {
+                        _ = try transaction.apply(.create(try record(row)))
+                    } catch let error as TransferError {
+                        throw RecordError(.invalidArguments, "\(path):\(line): \(error.reason)", recordType: recordType.name)
+                    } catch {
+                        let cause = transaction.recordError(for: error)
+                        throw RecordError(cause.code, "\(path):\(line): \(cause.message)", recordType: cause.recordType, field: cause.field, recordName: cause.recordName)
+                    }
+                    count += 1
+                    progress.update(done: count, fraction: fraction)
                 }
-                count += 1
-                progress.update(done: count, fraction: fraction)
+                return count
             }
-            return count
+        } catch {
+            throw RecordError(wrapping: error)
         }
     }
 
