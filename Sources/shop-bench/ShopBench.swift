@@ -75,6 +75,8 @@ extension Bench {
             ("language lists with items", languageListsWithItems),
             ("language aliased creates", languageAliasedCreates),
             ("language list creates", languageListCreates),
+            ("shop import", shopImport),
+            ("shop export memory", shopExportMemory),
         ]
     }
 }
