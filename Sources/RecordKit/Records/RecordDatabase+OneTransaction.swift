@@ -10,6 +10,7 @@ extension RecordDatabase {
     /// connections keep reading the state before it, and their writes wait. Calls must not
     /// overlap with another `inOneTransaction` on the same database.
     public func inOneTransaction<T>(_ body: () async throws -> T) async throws -> T {
+        if isReadOnly { throw readOnlyRefusal }
         do {
             try await writer.writeWithoutTransaction { db in try db.beginTransaction(.immediate) }
         } catch {

@@ -23,6 +23,8 @@ import Synchronization
 public final class RecordDatabase: Sendable {
     /// The database file, or `nil` for an in-memory database.
     public let path: String?
+    /// Whether it was opened with ``readOnly(path:trace:)``: every write is refused.
+    public let isReadOnly: Bool
     let writer: any DatabaseWriter
     /// The schema snapshot last read, reused while `PRAGMA user_version` is unchanged.
     private let cachedSnapshot = Mutex<SchemaSnapshot?>(nil)
@@ -43,8 +45,9 @@ public final class RecordDatabase: Sendable {
         try RecordDatabase(location: nil, bootstrap: bootstrap, trace: trace)
     }
 
-    private init(location: String?, bootstrap: Schema?, trace: (@Sendable (String) -> Void)?) throws(RecordError) {
+    init(location: String?, bootstrap: Schema?, trace: (@Sendable (String) -> Void)?, readOnly: Bool = false) throws(RecordError) {
         path = location
+        isReadOnly = readOnly
         var configuration = Configuration()
         configuration.busyMode = BusyRetry.busyMode
         // ``inOneTransaction(_:)`` keeps a transaction open across database accesses.
@@ -52,7 +55,7 @@ public final class RecordDatabase: Sendable {
         configuration.prepareDatabase { db in
             // WAL with synchronous=NORMAL: a commit survives the process crashing (killed at any
             // moment); only an OS crash or power loss may drop the last commits, never corrupt.
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            if !readOnly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
             SQLFunctions.register(in: db)
             if let trace {
                 db.trace(options: .statement) { event in
@@ -61,7 +64,11 @@ public final class RecordDatabase: Sendable {
             }
         }
         do {
-            writer = try BusyRetry.run { try Self.openStorage(at: location, configuration: configuration, bootstrap: bootstrap) }
+            if readOnly, let location {
+                writer = try BusyRetry.run { try Self.openReadOnly(at: location, configuration: configuration) }
+            } else {
+                writer = try BusyRetry.run { try Self.openStorage(at: location, configuration: configuration, bootstrap: bootstrap) }
+            }
         } catch {
             throw RecordError.wrapping(error, path: location)
         }
@@ -82,6 +89,7 @@ public final class RecordDatabase: Sendable {
     /// inside the transaction.
     public func write<T>(_ body: (RecordTransaction) throws -> T) throws(RecordError) -> T {
         do {
+            if isReadOnly { throw readOnlyRefusal }
             if isInOneTransaction.withLock({ $0 }) { return try writeInOneTransaction(body) }
             return try BusyRetry.run {
                 try writer.write { db in
