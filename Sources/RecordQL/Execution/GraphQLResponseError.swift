@@ -1,4 +1,4 @@
-import RecordKit
+public import RecordKit
 
 /// One entry of a response's `errors` list, in GraphQL's shape:
 /// `{"message","locations":[{"line","column"}],"path":[…],"extensions":{"code":…}}`.

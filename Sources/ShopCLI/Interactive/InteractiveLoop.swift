@@ -1,3 +1,4 @@
+import RecordKit
 import Foundation
 
 /// The interactive prompt: `shop> `, `...> ` while a GraphQL document is unfinished. Errors are

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+public import Foundation
 import RecordKit
 
 /// The `shop` program: parses the command line, opens the database and runs the `-e` commands
@@ -19,6 +19,7 @@ public enum Shop {
         handlesSIGINT: Bool = false
     ) async -> Int32 {
         defer { console.flush() }
+        let errorStyle = TextStyle.forStream(isTerminal: console.errorsAreTerminal, environment: environment)
         let options: ShopOptions
         do {
             options = try ShopOptions.parse(arguments)
@@ -27,7 +28,7 @@ public enum Shop {
                 console.print(ShopOptions.fullMessage(for: error, columns: HelpCommand.columns))
                 return 0
             }
-            console.writeError("error: invalidArguments: \(ShopOptions.message(for: error))\nusage: \(ShopOptions.usageString())\n")
+            console.writeError("\(errorStyle.errorLabel("error:")) invalidArguments: \(ShopOptions.message(for: error))\nusage: \(ShopOptions.usageString())\n")
             return 1
         }
         let session: ShopSession
@@ -36,12 +37,12 @@ public enum Shop {
             session = ShopSession(
                 database: options.readOnly ? try RecordDatabase.readOnly(path: path) : try RecordDatabase(path: path), console: console, printsJSON: options.json, keepsGoing: options.keepGoing,
                 style: TextStyle.forStream(isTerminal: console.outputIsTerminal, environment: environment),
-                errorStyle: TextStyle.forStream(isTerminal: console.errorsAreTerminal, environment: environment),
+                errorStyle: errorStyle,
                 pager: Pager.make(environment: environment, enabled: console.outputIsTerminal && !options.noPager),
                 interruption: Interruption()
             )
         } catch {
-            console.writeError("\(TextStyle.forStream(isTerminal: console.errorsAreTerminal, environment: environment).errorLabel("error:")) \(error)\n")
+            console.writeError("\(errorStyle.errorLabel("error:")) \(error)\n")
             return 1
         }
         if !options.readOnly, let refusal = session.store.adoptShoppingRules() {
