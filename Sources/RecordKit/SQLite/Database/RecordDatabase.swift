@@ -28,6 +28,8 @@ public final class RecordDatabase: Sendable {
     let busyRetryTime: Duration
     /// The schema snapshot last read, reused while `PRAGMA user_version` is unchanged.
     private let cachedSnapshot = Mutex<SchemaSnapshot?>(nil)
+    /// Whether ``inOneTransaction(_:)`` holds a transaction every read and write joins.
+    let isInOneTransaction = Mutex<Bool>(false)
 
     /// Opens the database at `path`, creating it with `bootstrap` (by default the shopping
     /// schema, `Schemas/shopping.ckdb`) when it is new.
@@ -50,6 +52,8 @@ public final class RecordDatabase: Sendable {
         self.busyRetryTime = busyRetryTime
         var configuration = Configuration()
         configuration.busyMode = BusyRetry.busyMode
+        // ``inOneTransaction(_:)`` keeps a transaction open across database accesses.
+        configuration.allowsUnsafeTransactions = true
         configuration.prepareDatabase { db in
             // WAL with synchronous=NORMAL: a commit survives the process crashing (killed at any
             // moment); only an OS crash or power loss may drop the last commits, never corrupt.
@@ -68,6 +72,13 @@ public final class RecordDatabase: Sendable {
         }
     }
 
+    /// Makes the statement running now, in any task, fail at once (SQLite's `sqlite3_interrupt`):
+    /// its transaction rolls back, and the caller gets an error. Safe to call from any thread,
+    /// such as a signal handler's queue; does nothing when no statement runs.
+    public func interrupt() {
+        writer.interrupt()
+    }
+
     // MARK: Transactions
 
     /// Runs `body` in one write transaction: everything it does commits together, or nothing
@@ -80,6 +91,7 @@ public final class RecordDatabase: Sendable {
     ///   failures (busy, disk full, read-only…) as ``RecordError`` (``RecordError/wrapping(_:path:)``).
     public func write<T>(_ body: (RecordTransaction) throws -> T) throws -> T {
         do {
+            if isInOneTransaction.withLock({ $0 }) { return try writer.writeWithoutTransaction { db in try writeInOneTransaction(db, body) } }
             return try BusyRetry.run(for: busyRetryTime) {
                 try writer.write { db in try transact(db, body) }
             }
@@ -96,6 +108,7 @@ public final class RecordDatabase: Sendable {
     /// - Throws: the error `body` throws, unchanged; the database's own failures as ``RecordError``.
     public func read<T>(_ body: (RecordTransaction) throws -> T) throws -> T {
         do {
+            if isInOneTransaction.withLock({ $0 }) { return try writer.writeWithoutTransaction { db in try readInOneTransaction(db, body) } }
             return try BusyRetry.run(for: busyRetryTime) {
                 try writer.read { db in
                     try body(RecordTransaction(db, snapshot: try snapshot(db), databasePath: path))
@@ -114,6 +127,9 @@ public final class RecordDatabase: Sendable {
     ///   failures as ``RecordError``; `CancellationError` when the task is cancelled first.
     public func write<T: Sendable>(_ body: @Sendable (RecordTransaction) throws -> T) async throws -> T {
         do {
+            if isInOneTransaction.withLock({ $0 }) {
+                return try await writer.writeWithoutTransaction { db in try writeInOneTransaction(db, body) }
+            }
             return try await BusyRetry.run(for: busyRetryTime) {
                 try await writer.writeWithoutTransaction { db in
                     try BusyRetry.failingFast(db) {
@@ -137,6 +153,9 @@ public final class RecordDatabase: Sendable {
     /// - Throws: the error `body` throws, unchanged; the database's own failures as ``RecordError``.
     public func read<T: Sendable>(_ body: @Sendable (RecordTransaction) throws -> T) async throws -> T {
         do {
+            if isInOneTransaction.withLock({ $0 }) {
+                return try await writer.writeWithoutTransaction { db in try readInOneTransaction(db, body) }
+            }
             return try await BusyRetry.run(for: busyRetryTime) {
                 try await writer.read { db in
                     try body(RecordTransaction(db, snapshot: try snapshot(db), databasePath: path))
@@ -192,8 +211,15 @@ public final class RecordDatabase: Sendable {
         }
     }
 
+    /// Forgets the cached schema snapshot (after ``inOneTransaction(_:)`` rolls back schema
+    /// changes it had read, whose version a later change may reach again).
+    func forgetSchemaSnapshot() {
+        cachedSnapshot.withLock { $0 = nil }
+    }
+
     /// The schema snapshot for the transaction open on `db`. Only ever called before any schema
-    /// change in the transaction, so what it caches is committed state.
+    /// change in the transaction, so what it caches is committed state (or that of
+    /// ``inOneTransaction(_:)``, forgotten if it rolls back).
     func snapshot(_ db: Database) throws -> SchemaSnapshot {
         let version = try SchemaStorage.version(db)
         if let cached = cachedSnapshot.withLock({ $0 }), cached.version == version {
