@@ -9,4 +9,4 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if let status = await ServiceCommandLine.run(arguments) {
     exit(status)
 }
-exit(await Shop.main(arguments: arguments))
+exit(await Shop.main(arguments: arguments, handlesSIGINT: true))

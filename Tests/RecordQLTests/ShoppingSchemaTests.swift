@@ -38,7 +38,7 @@ struct ShoppingSchemaTests {
         let system = ["recordName", "recordType", "createdAt", "modifiedAt", "changeTag"]
         #expect(try generated.outputFields("Record") == system)
         #expect(try generated.outputFields("Items") == system + ["name", "list"])
-        #expect(try generated.outputFields("Lists") == system + ["name", "Items"])
+        #expect(try generated.outputFields("Lists") == system + ["name", "Items", "ItemsAggregate"])
         for (field, type) in [("recordName", "ID!"), ("recordType", "String!"), ("createdAt", "Timestamp!"), ("modifiedAt", "Timestamp!"), ("changeTag", "String!")] {
             #expect(try generated.outputField("Record", field) == type)
             #expect(try generated.outputField("Items", field) == type)
@@ -62,7 +62,8 @@ struct ShoppingSchemaTests {
 
     @Test func mutationsCreateUpdateAndDelete() throws {
         #expect(try generated.outputFields("Mutation") == [
-            "createItems", "updateItems", "deleteItems", "createLists", "updateLists", "deleteLists",
+            "createItems", "updateItems", "deleteItems", "createManyItems", "updateManyItems", "deleteManyItems",
+            "createLists", "updateLists", "deleteLists", "createManyLists", "updateManyLists", "deleteManyLists",
         ])
         #expect(try generated.outputField("Mutation", "createItems") == "Items!")
         #expect(try generated.arguments("Mutation", "createItems") == ["recordName": "ID", "fields": "ItemsInput!"])
@@ -71,6 +72,16 @@ struct ShoppingSchemaTests {
         #expect(try generated.outputField("Mutation", "deleteItems") == "DeleteResult!")
         #expect(try generated.arguments("Mutation", "deleteItems") == ["recordName": "ID!"])
         #expect(try generated.outputField("DeleteResult", "deleted") == "[ID!]!")
+    }
+
+    @Test func listFormsTakeTheArgumentsOfEachRecord() throws {
+        #expect(try generated.outputField("Mutation", "createManyItems") == "[Items!]!")
+        #expect(try generated.arguments("Mutation", "createManyItems") == ["records": "[ItemsCreate!]!"])
+        #expect(try generated.inputFields("ItemsCreate") == ["recordName": "ID", "fields": "ItemsInput!"])
+        #expect(try generated.arguments("Mutation", "updateManyItems") == ["records": "[ItemsUpdate!]!"])
+        #expect(try generated.inputFields("ItemsUpdate") == ["recordName": "ID!", "ifChangeTag": "String", "fields": "ItemsInput!"])
+        #expect(try generated.outputField("Mutation", "deleteManyItems") == "DeleteResult!")
+        #expect(try generated.arguments("Mutation", "deleteManyItems") == ["recordNames": "[ID!]!"])
     }
 
     @Test func inputsTakeReferencesWithTheirAction() throws {

@@ -13,7 +13,7 @@ import Testing
     let completer = Completer(names: Names())
 
     @Test(arguments: [
-        ("", "", ["lists", "list", "items", "item", "schema", "transactions", "transaction", "explain", "source", "help", "quit"]),
+        ("", "", ["lists", "list", "items", "item", "count", "import", "export", "schema", "transactions", "transaction", "explain", "source", "help", "quit"]),
         ("li", "li", ["lists", "list"]),
         ("list d", "d", ["delete"]),
         ("items Gro", "Gro", ["Groceries"]),
@@ -21,6 +21,8 @@ import Testing
         ("items 'Corner sh", "'Corner sh", ["'Corner shop'"]),
         ("items \"Corner st", "\"Corner st", ["\"Corner store\""]),
         ("item delete Groceries M", "M", ["Milk"]),
+        ("item show Groceries B", "B", ["Bread"]),
+        ("help gr", "gr", ["graphql"]),
         ("item set Groceries Milk nu", "nu", ["number="]),
         ("item add Groceries Eggs ", "", ["name=", "list=", "number="]),
         ("items Groceries --", "--", ["--sort", "--where"]),
@@ -29,7 +31,7 @@ import Testing
         ("schema add-field Items count IN", "IN", ["INT64"]),
         ("schema add-field Items count INT64 Q", "Q", ["QUERYABLE"]),
         ("help sch", "sch", ["schema"]),
-        ("help item ", "", ["add", "set", "delete"]),
+        ("help item ", "", ["add", "set", "show", "delete"]),
         ("{ Lists { na", "na", ["name"]),
         ("{ It", "It", ["Items"]),
         ("explain { Items { num", "num", ["number"]),

@@ -26,7 +26,7 @@ import Testing
         let run = await shop(["--db", sandbox.database, "--json", "-f", script])
         #expect(run.status == 0, "\(run.errors)")
         let response = await RecordQLEngine(database: try RecordDatabase(path: sandbox.database)).execute(document).json
-        #expect(run.output == "added list Groceries\n" + response + "\n")
+        #expect(run.output == #"{"message":"added list Groceries","list":"Groceries"}"# + "\n" + response + "\n")
     }
 
     @Test func aFailingQueryPrintsItsResponseAndFails() async throws {

@@ -23,7 +23,7 @@ import Testing
         let reusing = Set(Self.commands.map { ObjectIdentifier($0) })
         let expected: [any ParsableCommand.Type] = [
             ListAddCommand.self, ListRenameCommand.self, ListDeleteCommand.self,
-            ItemAddCommand.self, ItemSetCommand.self, ItemDeleteCommand.self,
+            ItemAddCommand.self, ItemSetCommand.self, ItemShowCommand.self, ItemDeleteCommand.self,
         ]
         #expect(reusing == Set(expected.map { ObjectIdentifier($0) }))
     }

@@ -1,3 +1,4 @@
+import RecordKit
 /// Bounds checked on a request's text before it is parsed, so that no document can exhaust the
 /// stack of the recursive parser, validator or compiler: a length, and a nesting depth of
 /// `{}`, `[]` and `()` (strings and comments left out of the count). The same scan refuses a
@@ -42,7 +43,7 @@ enum DocumentLimits {
                             .limitExceeded,
                             "the document nests selections or values deeper than \(DocumentLimits.maximumDepth) levels",
                             locations: [location]
-                        )], ran: false)
+                        )], stage: .parse)
                     }
                 case UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: ")"):
                     depth -= 1
@@ -72,7 +73,7 @@ enum DocumentLimits {
                         .invalidArguments,
                         "Syntax Error: the document ends inside a \\u escape; a \\u escape takes four hexadecimal digits",
                         locations: [location]
-                    )], ran: false)
+                    )], stage: .parse)
                 }
                 if byte == UInt8(ascii: "\\") {
                     // `\"` in a string; `\"""` in a block string, where `\` escapes nothing else.

@@ -10,6 +10,9 @@ public struct GraphQLResponse: Sendable, Hashable {
     /// The errors of the response, empty on success.
     public var errors: [GraphQLResponseError]
 
+    /// The stage of the pipeline the request failed at; `nil` on success.
+    public var failedStage: RequestStage?
+
     /// Whether this is the stored response of a transaction that ran before: a retry of a
     /// mutation under the same transaction ID, which applied nothing.
     public var isReplay: Bool = false
@@ -27,6 +30,7 @@ public struct GraphQLResponse: Sendable, Hashable {
     /// A failed request: `{"errors":[…]}` when it never ran, `{"data":null,"errors":[…]}` when it did.
     init(failure: GraphQLFailure) {
         errors = failure.errors
+        failedStage = failure.stage
         let list = "\"errors\":[" + failure.errors.map(\.json).joined(separator: ",") + "]"
         json = failure.ran ? "{\"data\":null," + list + "}" : "{" + list + "}"
     }

@@ -4,18 +4,20 @@ import RecordKit
 /// What the root fields of a mutation operation compile to, in order; they run in one write
 /// transaction (``MutationExecution``). Everything that can be checked before writing —
 /// arguments, field values, selections — is checked here, so a bad field fails before any write.
-struct MutationPlan {
-    enum Step {
-        /// `createT` or `updateT`: apply the operation, then project the saved record.
-        case save(RecordOperation, recordType: String, Projection)
-        /// `deleteT`: delete the record (and its cascade), then list what was removed.
-        case delete(recordType: String, recordName: String, [DeleteMember])
+struct MutationPlan: Sendable {
+    enum Step: Sendable {
+        /// `createT` or `updateT` (one operation, answered with an object) or their list forms
+        /// (answered with a list): apply the operations in order, then project each saved record.
+        case save([RecordOperation], recordType: String, Projection, isList: Bool)
+        /// `deleteT` or `deleteManyT`: delete the records (and their cascades), then list what
+        /// was removed.
+        case delete(recordType: String, recordNames: [String], [DeleteMember])
         /// A value known without the database, as JSON text (`__typename`).
         case constant(String)
     }
 
     /// One member of a `DeleteResult` object.
-    enum DeleteMember {
+    enum DeleteMember: Sendable {
         case deleted(key: String)
         case constant(key: String, json: String)
     }
@@ -42,19 +44,25 @@ struct MutationPlan {
                 throw GraphQLFailure(.schemaViolation, "the mutation type has no field '\(field.name)'", at: [field.node], path: path)
             }
             let arguments = try ArgumentValues(of: field, in: rootType, context: context, variables: request.variables)
-            let operation = try QueryPlan.translate(field, path: path) { () throws(RecordError) in
-                try context.generated.operation(mutation, arguments: arguments.map)
+            let operations = try QueryPlan.translate(field, path: path) { () throws(RecordError) in
+                try context.generated.operations(mutation, arguments: arguments.map)
             }
             let step: Step
-            switch (mutation, operation) {
-            case (.create(let name), _), (.update(let name), _):
+            switch mutation {
+            case .create(let name), .update(let name), .createMany(let name), .updateMany(let name):
                 let (type, names) = try QueryPlan.recordType(name, context: context, field: field)
                 let projection = try ProjectionBuilder(collector: collector).projection(field.selectionSets, of: type, names: names, path: path)
-                step = .save(operation, recordType: name, ResponseLimits.capped(projection, maximum: request.maximumRecords))
-            case (.delete(let name), .delete(let recordName)):
-                step = .delete(recordType: name, recordName: recordName, try Self.deleteMembers(field, collector: collector))
-            case (.delete, _):
-                throw GraphQLFailure(.internalError, "\(field.name) did not compile to a delete", at: [field.node], path: path)
+                let isList = if case .createMany = mutation { true } else if case .updateMany = mutation { true } else { false }
+                step = .save(operations, recordType: name, ResponseLimits.capped(projection, maximum: request.maximumRecords), isList: isList)
+            case .delete(let name), .deleteMany(let name):
+                var recordNames: [String] = []
+                for operation in operations {
+                    guard case .delete(let recordName) = operation else {
+                        throw GraphQLFailure(.internalError, "\(field.name) did not compile to deletes", at: [field.node], path: path)
+                    }
+                    recordNames.append(recordName)
+                }
+                step = .delete(recordType: name, recordNames: recordNames, try Self.deleteMembers(field, collector: collector))
             }
             fields.append(PlannedField(field: field, step: step))
         }

@@ -1,3 +1,4 @@
+import RecordKit
 import GraphQL
 
 /// GraphQL's rules that an anonymous operation is the only one in its document and that
@@ -27,6 +28,6 @@ enum OperationUniqueness {
                 errors.append(GraphQLResponseError(.invalidArguments, "There can be only one operation named \"\(name)\".", locations: location))
             }
         }
-        return errors.isEmpty ? nil : GraphQLFailure(errors, ran: false)
+        return errors.isEmpty ? nil : GraphQLFailure(errors, stage: .validation)
     }
 }

@@ -1,6 +1,6 @@
 /// A parsed JSON value whose objects keep their members in the order written (the order of a
-/// GraphQL selection), for rendering responses. Numbers keep their text.
-enum JSONValue: Hashable {
+/// GraphQL selection), for rendering responses and building JSON output. Numbers keep their text.
+public enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)
     case number(String)
@@ -8,19 +8,25 @@ enum JSONValue: Hashable {
     case array([JSONValue])
     case object([Member])
 
-    struct Member: Hashable {
-        var key: String
-        var value: JSONValue
+    /// One `"key": value` of an object.
+    public struct Member: Hashable, Sendable {
+        public var key: String
+        public var value: JSONValue
+
+        public init(key: String, value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
     }
 
     /// The value of member `key` of an object.
-    subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.key == key }?.value
     }
 
     /// The JSON text `text`, or `nil` when it is not valid JSON.
-    init?(parsing text: String) {
+    public init?(parsing text: String) {
         var parser = JSONParser(bytes: Array(text.utf8))
         guard let value = parser.value(depth: 0), parser.atEnd else { return nil }
         self = value

@@ -19,14 +19,18 @@ import RecordKit
 ///   `Items` and `ItemsPage`, the page type of `Items` is `ItemsPage_`.
 /// - **Query fields**: `asset` first, then each type's list field, then the page fields; with
 ///   `Items` and `ItemsPage` the page field of `Items` is `ItemsPage_`. Mutation fields
-///   (`createT`, `updateT`, `deleteT`) are derived from the object name.
+///   (`createT`, `updateT`, `deleteT`, `createManyT`, `updateManyT`, `deleteManyT`) are
+///   derived from the object name, and so are the element types `TCreate` and `TUpdate`.
 /// - **A user field** has one name, used on the object type and in `TFilter`, `TSort` and `TInput`:
 ///   its own, unless it is a system field (`recordName`, `recordType`, `createdAt`,
 ///   `modifiedAt`, `changeTag`) or a `TFilter` key (`search`, `AND`, `OR`, `NOT`), in which case
 ///   it is `name_` (after every field whose own name is free has kept it).
 /// - **Referrers fields** (`Lists { Items }`) come after the user fields: `S`, or `S_f` when `S`
 ///   has several reference fields pointing at the type (an untyped reference field points at
-///   every type), renamed with `_` when a system or user field has the name.
+///   every type), renamed with `_` when a system or user field has the name; then their
+///   aggregate fields, `SAggregate` (or `S_fAggregate`), renamed the same way.
+/// - **Aggregates**: the query field `TAggregate` comes after the page fields; its object
+///   types `TAggregate`, `TSumFields`, `TAvgFields` and `TMinMaxFields` after `TPage`.
 /// - User fields named like a key RecordKit resolves to a system field (`recordName`,
 ///   `recordID`, `createdAt`, `creationDate`, `modifiedAt`, `modificationDate`) are shown and
 ///   writable, but left out of `TFilter` and `TSort`: a predicate on that key would test the
@@ -44,9 +48,21 @@ public struct GraphQLNameMap: Sendable, Hashable {
         public let pageType: String
         public let listField: String
         public let pageField: String
+        /// `TAggregate(where:, predicate:)` and its object types (``GraphQLNames/aggregateType(_:)``).
+        public let aggregateField: String
+        public let aggregateType: String
+        public let sumFieldsType: String
+        public let avgFieldsType: String
+        public let minMaxFieldsType: String
         public let createField: String
         public let updateField: String
         public let deleteField: String
+        /// The list forms of the mutations and the element types of their `records:`.
+        public let createManyField: String
+        public let updateManyField: String
+        public let deleteManyField: String
+        public let createInputType: String
+        public let updateInputType: String
         /// The GraphQL name of each user field, keyed by field name.
         public let fields: [String: String]
         /// The referrers fields of the object type, in order.
@@ -63,6 +79,8 @@ public struct GraphQLNameMap: Sendable, Hashable {
     /// A field listing the records of `recordType` whose `field` references the record.
     public struct Referrers: Sendable, Hashable {
         public let name: String
+        /// The field of the aggregates of the same records (`ItemsAggregate` beside `Items`).
+        public let aggregateName: String
         public let recordType: String
         public let field: String
     }
@@ -71,6 +89,7 @@ public struct GraphQLNameMap: Sendable, Hashable {
     public enum QueryField: Sendable, Hashable {
         case list(recordType: String)
         case page(recordType: String)
+        case aggregate(recordType: String)
         case asset
     }
 
@@ -79,6 +98,16 @@ public struct GraphQLNameMap: Sendable, Hashable {
         case create(recordType: String)
         case update(recordType: String)
         case delete(recordType: String)
+        case createMany(recordType: String)
+        case updateMany(recordType: String)
+        case deleteMany(recordType: String)
+
+        /// The record type the mutation writes.
+        public var recordType: String {
+            switch self {
+            case .create(let name), .update(let name), .delete(let name), .createMany(let name), .updateMany(let name), .deleteMany(let name): name
+            }
+        }
     }
 
     /// What a field of a record's object type is.
@@ -88,6 +117,8 @@ public struct GraphQLNameMap: Sendable, Hashable {
         case field(String)
         /// The records of `recordType` whose `field` references this record.
         case referrers(recordType: String, field: String)
+        /// The aggregates of those records.
+        case referrersAggregate(recordType: String, field: String)
     }
 
     /// The names of every stored record type, by record type name.
@@ -122,6 +153,9 @@ public struct GraphQLNameMap: Sendable, Hashable {
         default: break
         }
         if let field = names.field(named: name) { return .field(field) }
-        return names.referrers.first { $0.name == name }.map { .referrers(recordType: $0.recordType, field: $0.field) }
+        if let referrers = names.referrers.first(where: { $0.name == name }) {
+            return .referrers(recordType: referrers.recordType, field: referrers.field)
+        }
+        return names.referrers.first { $0.aggregateName == name }.map { .referrersAggregate(recordType: $0.recordType, field: $0.field) }
     }
 }

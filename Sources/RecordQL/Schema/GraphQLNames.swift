@@ -18,13 +18,31 @@ enum GraphQLNames {
     /// `TPage`, the object returned by the page field.
     static func pageType(_ recordType: String) -> String { "\(recordType)Page" }
 
+    /// `TAggregate`, the object of aggregates over records of `T`, and the objects of its
+    /// `sum`, `avg` and `min`/`max` members.
+    static func aggregateType(_ recordType: String) -> String { "\(recordType)Aggregate" }
+    static func sumFieldsType(_ recordType: String) -> String { "\(recordType)SumFields" }
+    static func avgFieldsType(_ recordType: String) -> String { "\(recordType)AvgFields" }
+    static func minMaxFieldsType(_ recordType: String) -> String { "\(recordType)MinMaxFields" }
+
     /// The query field listing records of `T`: `T`.
     static func listField(_ recordType: String) -> String { recordType }
     /// The query field returning one page of `T`: `TPage`.
     static func pageField(_ recordType: String) -> String { "\(recordType)Page" }
+    /// The query field aggregating records of `T`: `TAggregate`; a referrers field `S` gets
+    /// `SAggregate` beside it.
+    static func aggregateField(_ name: String) -> String { "\(name)Aggregate" }
     static func createField(_ recordType: String) -> String { "create\(recordType)" }
     static func updateField(_ recordType: String) -> String { "update\(recordType)" }
     static func deleteField(_ recordType: String) -> String { "delete\(recordType)" }
+    /// The list forms of the mutations, so a batch rides in one variable.
+    static func createManyField(_ recordType: String) -> String { "createMany\(recordType)" }
+    static func updateManyField(_ recordType: String) -> String { "updateMany\(recordType)" }
+    static func deleteManyField(_ recordType: String) -> String { "deleteMany\(recordType)" }
+    /// `TCreate` and `TUpdate`: one element of `createManyT(records:)` and `updateManyT(records:)`,
+    /// holding the arguments of `createT` and `updateT`.
+    static func createInputType(_ recordType: String) -> String { "\(recordType)Create" }
+    static func updateInputType(_ recordType: String) -> String { "\(recordType)Update" }
 
     /// The field of the referenced type listing the records of `referring` whose field `field`
     /// points at it: `S`, or `S_f` when `S` has several reference fields to that type.
@@ -69,6 +87,12 @@ enum GraphQLNames {
     static let fieldsArgument = "fields"
     static let ifChangeTagArgument = "ifChangeTag"
     static let sha256Argument = "sha256"
+    /// Arguments of the list forms of the mutations.
+    static let recordsArgument = "records"
+    static let recordNamesArgument = "recordNames"
+
+    /// Members of `TAggregate`.
+    static let countField = "count"
 
     /// Members of `TPage` and `DeleteResult`.
     static let pageRecordsField = "records"

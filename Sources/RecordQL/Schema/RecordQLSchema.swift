@@ -1,5 +1,5 @@
-import GraphQL
-import RecordKit
+public import GraphQL
+public import RecordKit
 
 /// The GraphQL schema generated from a RecordKit ``Schema`` (DESIGN.md §6); make a new one for
 /// each schema version.
@@ -88,15 +88,25 @@ public struct RecordQLSchema: Sendable {
     /// The operation that the coerced `arguments` of `recordType`'s create, update or delete
     /// mutation ask for.
     public func operation(_ field: GraphQLNameMap.MutationField, arguments: Map) throws(RecordError) -> RecordOperation {
-        let recordType = switch field {
-        case .create(let name), .update(let name), .delete(let name): name
+        let operations = try self.operations(field, arguments: arguments)
+        guard operations.count == 1, let operation = operations.first else {
+            throw RecordError(.invalidArguments, "\(field) asks for \(operations.count) operations, not one", recordType: field.recordType)
         }
-        let (type, typeNames) = try lookUp(recordType)
+        return operation
+    }
+
+    /// The operations, in order, that the coerced `arguments` of any of `recordType`'s mutations
+    /// ask for: one for `createT`, `updateT` and `deleteT`, one per element for their list forms.
+    public func operations(_ field: GraphQLNameMap.MutationField, arguments: Map) throws(RecordError) -> [RecordOperation] {
+        let (type, typeNames) = try lookUp(field.recordType)
         let mutation = MutationArguments(recordType: type, names: typeNames)
         return switch field {
-        case .create: try mutation.create(arguments)
-        case .update: try mutation.update(arguments)
-        case .delete: .delete(recordName: try mutation.deletedRecordName(arguments))
+        case .create: [try mutation.create(arguments)]
+        case .update: [try mutation.update(arguments)]
+        case .delete: [.delete(recordName: try mutation.deletedRecordName(arguments))]
+        case .createMany: try mutation.creates(arguments)
+        case .updateMany: try mutation.updates(arguments)
+        case .deleteMany: try mutation.deletedRecordNames(arguments).map { .delete(recordName: $0) }
         }
     }
 

@@ -1,4 +1,5 @@
 import GraphQL
+import OrderedCollections
 import RecordKit
 
 extension SchemaBuilder {
@@ -14,6 +15,10 @@ extension SchemaBuilder {
             let listHelp = "\(type.name) records, filtered, sorted and limited."
             var pageArguments = arguments
             pageArguments[GraphQLNames.afterArgument] = GraphQLArgument(type: GraphQLString, description: "The cursor of the previous page.")
+            let aggregate = GraphQLField(
+                type: GraphQLNonNull(try built(aggregates, type.name)), description: "Aggregates over \(type.name) records, filtered.",
+                args: try aggregateArguments(type.name)
+            )
             let page = GraphQLNonNull(try built(pages, type.name))
             let pageHelp = "One page of \(type.name) records: limit is the page size, after the previous page's cursor."
             if let resolver {
@@ -27,6 +32,7 @@ extension SchemaBuilder {
                 fields[typeNames.listField] = GraphQLField(type: list, description: listHelp, args: arguments)
                 fields[typeNames.pageField] = GraphQLField(type: page, description: pageHelp, args: pageArguments)
             }
+            fields[typeNames.aggregateField] = aggregate
         }
         let assetArguments: GraphQLArgumentConfigMap = [GraphQLNames.sha256Argument: GraphQLArgument(type: GraphQLNonNull(GraphQLString))]
         let assetHelp = "The content of the asset with this SHA-256 (lower-case hex), base64; null when there is none."
@@ -40,7 +46,9 @@ extension SchemaBuilder {
         return try GraphQLObjectType(name: GraphQLNames.queryType, fields: fields)
     }
 
-    /// `Mutation`: per record type `createT`, `updateT`, `deleteT`.
+    /// `Mutation`: per record type `createT`, `updateT`, `deleteT`, and their list forms
+    /// `createManyT(records: [TCreate!]!)`, `updateManyT(records: [TUpdate!]!)`,
+    /// `deleteManyT(recordNames: [ID!]!)`.
     func mutationRoot() throws -> GraphQLObjectType {
         var fields: GraphQLFieldMap = [:]
         for type in stored {
@@ -64,10 +72,30 @@ extension SchemaBuilder {
             let createHelp = "Creates a record of type \(type.name)."
             let updateHelp = "Changes the given fields of a record of type \(type.name)."
             let deleteHelp = "Deletes a record of type \(type.name) and, transitively, the records holding DELETE_SELF references to it."
+            let objects = GraphQLNonNull(GraphQLList(object))
+            let createMany: GraphQLArgumentConfigMap = [
+                GraphQLNames.recordsArgument: GraphQLArgument(
+                    type: GraphQLNonNull(GraphQLList(GraphQLNonNull(try GraphQLInputObjectType(name: typeNames.createInputType, description: "One record of createMany\(type.name): the arguments of \(typeNames.createField).", fields: inputFields(create))))),
+                    description: "The records to create, in order."
+                ),
+            ]
+            let updateMany: GraphQLArgumentConfigMap = [
+                GraphQLNames.recordsArgument: GraphQLArgument(
+                    type: GraphQLNonNull(GraphQLList(GraphQLNonNull(try GraphQLInputObjectType(name: typeNames.updateInputType, description: "One record of updateMany\(type.name): the arguments of \(typeNames.updateField).", fields: inputFields(update))))),
+                    description: "The changes, in order."
+                ),
+            ]
+            let deleteMany: GraphQLArgumentConfigMap = [GraphQLNames.recordNamesArgument: GraphQLArgument(type: GraphQLNonNull(GraphQLList(GraphQLNonNull(GraphQLID))))]
+            let createManyHelp = "Creates records of type \(type.name), in order; all or none."
+            let updateManyHelp = "Changes the given fields of records of type \(type.name), in order; all or none."
+            let deleteManyHelp = "Deletes records of type \(type.name) and their DELETE_SELF cascades; deleted lists every record removed."
             guard let resolver else {
                 fields[typeNames.createField] = GraphQLField(type: object, description: createHelp, args: create)
                 fields[typeNames.updateField] = GraphQLField(type: object, description: updateHelp, args: update)
                 fields[typeNames.deleteField] = GraphQLField(type: result, description: deleteHelp, args: delete)
+                fields[typeNames.createManyField] = GraphQLField(type: objects, description: createManyHelp, args: createMany)
+                fields[typeNames.updateManyField] = GraphQLField(type: objects, description: updateManyHelp, args: updateMany)
+                fields[typeNames.deleteManyField] = GraphQLField(type: result, description: deleteManyHelp, args: deleteMany)
                 continue
             }
             let mutation = MutationArguments(recordType: type, names: typeNames)
@@ -84,7 +112,38 @@ extension SchemaBuilder {
                 let result = try await resolver.apply(.delete(recordName: recordName), context: context)
                 return [GraphQLNames.deletedField: result.deletedRecordNames] as [String: any Sendable]
             })
+            fields[typeNames.createManyField] = GraphQLField(type: objects, description: createManyHelp, args: createMany, resolve: { _, arguments, context, _ in
+                var records: [Record] = []
+                for operation in try mutation.creates(arguments) {
+                    records.append(contentsOf: try await resolver.apply(operation, context: context).record.map { [$0] } ?? [])
+                }
+                return records
+            })
+            fields[typeNames.updateManyField] = GraphQLField(type: objects, description: updateManyHelp, args: updateMany, resolve: { _, arguments, context, _ in
+                var records: [Record] = []
+                for operation in try mutation.updates(arguments) {
+                    records.append(contentsOf: try await resolver.apply(operation, context: context).record.map { [$0] } ?? [])
+                }
+                return records
+            })
+            fields[typeNames.deleteManyField] = GraphQLField(type: result, description: deleteManyHelp, args: deleteMany, resolve: { _, arguments, context, _ in
+                let recordNames = try mutation.deletedRecordNames(arguments)
+                let existing = try await resolver.fetch(recordNames: recordNames, context: context)
+                for recordName in recordNames where !existing.contains(where: { $0.recordName == recordName && $0.recordType == type.name }) {
+                    throw mutation.unknown(recordName)
+                }
+                var deleted: [String] = []
+                for recordName in recordNames where !deleted.contains(recordName) {
+                    deleted += try await resolver.apply(.delete(recordName: recordName), context: context).deletedRecordNames
+                }
+                return [GraphQLNames.deletedField: deleted] as [String: any Sendable]
+            })
         }
         return try GraphQLObjectType(name: GraphQLNames.mutationType, fields: fields)
+    }
+
+    /// The members of an input object holding the arguments `arguments` of a field.
+    private func inputFields(_ arguments: GraphQLArgumentConfigMap) -> InputObjectFieldMap {
+        arguments.mapValues { InputObjectField(type: $0.type, defaultValue: $0.defaultValue, description: $0.description) }
     }
 }

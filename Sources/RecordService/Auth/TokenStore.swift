@@ -33,7 +33,7 @@ public final class TokenStore: Sendable {
     ///
     /// - Throws: `invalidArguments` when the label is empty or longer than 255 bytes,
     ///   `transactionConflict` when another token has it.
-    public func create(for principal: Principal, label: String? = nil) throws(RecordError) -> (token: AccessToken, info: TokenInfo) {
+    public func create(for principal: Principal, label: String? = nil) throws -> (token: AccessToken, info: TokenInfo) {
         let token = AccessToken.generate()
         let label = label ?? Self.generatedLabel(for: principal, digest: token.digest)
         guard !label.isEmpty, label.utf8.count <= 255 else {
@@ -65,7 +65,7 @@ public final class TokenStore: Sendable {
     /// Forgets the token labelled `label`: requests bearing it fail from now on.
     ///
     /// - Throws: `unknownItem` when no token has that label.
-    public func revoke(label: String) throws(RecordError) {
+    public func revoke(label: String) throws {
         try database.write { transaction in
             let found = try transaction.records(matching: Query("Tokens", predicate: .compare(key: "label", .equal, .string(label))))
             guard !found.isEmpty else {

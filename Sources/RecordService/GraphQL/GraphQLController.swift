@@ -54,53 +54,42 @@ struct GraphQLController {
         } catch {
             return Self.requestError(.badRequest, error.reason, mediaType: mediaType)
         }
-        switch GraphQLOperationLookup.find(in: parameters.query, operationName: parameters.operationName) {
-        case .unparsable(let message):
-            return Self.requestError(.badRequest, message, mediaType: mediaType)
-        case .unknownOperation(let message):
-            return Self.requestError(.unprocessableContent, message, mediaType: mediaType)
-        case .operation(let kind) where kind == .mutation:
-            guard method == .post else {
-                throw ServiceError(.methodNotAllowed, code: .badRequest, "a mutation must be sent with POST, not GET", headers: [.allow: "POST"])
-            }
-            return try await mutate(parameters, key: try IdempotencyKey.of(request), principal: try context.requireWriter(), mediaType: mediaType, context: context)
-        case .operation:
-            let engine = try context.requireDatabase().graphQL
-            let response = await BlockingWork.perform {
-                await engine.execute(parameters.query, variables: parameters.variables, operationName: parameters.operationName)
-            }
-            return Self.response(to: response, mediaType: mediaType)
+        let engine = try context.requireDatabase().graphQL
+        let operation: PreparedOperation
+        do {
+            operation = try await engine.prepare(document: parameters.query, variables: parameters.variables, operationName: parameters.operationName)
+        } catch {
+            if error.kind == .mutation, method != .post { throw Self.mutationOverGet }
+            let status: HTTPResponse.Status = error.stage == .parse ? .badRequest : .unprocessableContent
+            return Self.response(status: status, json: error.response.json, mediaType: mediaType)
         }
+        guard operation.kind == .mutation else {
+            return Self.response(status: .ok, json: await engine.run(operation).json, mediaType: mediaType)
+        }
+        guard method == .post else { throw Self.mutationOverGet }
+        return try await mutate(operation, key: try IdempotencyKey.of(request), principal: try context.requireWriter(), mediaType: mediaType, engine: engine)
+    }
+
+    private static var mutationOverGet: ServiceError {
+        ServiceError(.methodNotAllowed, code: .badRequest, "a mutation must be sent with POST, not GET", headers: [.allow: "POST"])
     }
 
     /// Runs a mutation, under the request's `Idempotency-Key` (or its `@transaction(id:)`) in
     /// the principal's scope: a retry gets the stored response with `Idempotent-Replayed: true`,
     /// a key reused for another request 422, a retry while the first runs 409.
     private func mutate(
-        _ parameters: GraphQLHTTPRequest, key: IdempotencyKey?, principal: Principal, mediaType: GraphQLMediaType, context: ServiceRequestContext
+        _ operation: PreparedOperation, key: IdempotencyKey?, principal: Principal, mediaType: GraphQLMediaType, engine: RecordQLEngine
     ) async throws -> Response {
-        let engine = try context.requireDatabase().graphQL
         let scope = TransactionScope(principal)
         let options = TransactionOptions(id: key?.text, scope: scope.prefix)
-        let run = { @Sendable () async -> GraphQLResponse in
-            await BlockingWork.perform {
-                await engine.execute(parameters.query, variables: parameters.variables, operationName: parameters.operationName, transaction: options)
-            }
-        }
+        let run = { @Sendable () async -> GraphQLResponse in await engine.run(operation, transaction: options) }
         let response = if let key { try await writes.inFlight.whileRunning(scope.storedID(key.text), run) } else { await run() }
         if response.errors.contains(where: { $0.code == .transactionConflict }) {
             return Self.response(status: .unprocessableContent, json: response.json, mediaType: mediaType)
         }
-        var answer = Self.response(to: response, mediaType: mediaType)
+        var answer = Self.response(status: .ok, json: response.json, mediaType: mediaType)
         if response.isReplay { answer.headers[.idempotentReplayed] = "true" }
         return answer
-    }
-
-    /// The HTTP response for what the engine answered: 200 once the operation ran, 422 when it
-    /// never did (validation or variables: a response without `data`).
-    static func response(to response: GraphQLResponse, mediaType: GraphQLMediaType) -> Response {
-        let ran = !response.json.hasPrefix("{\"errors\"")
-        return Self.response(status: ran ? .ok : .unprocessableContent, json: response.json, mediaType: mediaType)
     }
 
     /// The media type to answer with, or 406.

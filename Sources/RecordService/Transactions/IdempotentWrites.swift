@@ -1,3 +1,4 @@
+import Foundation
 public import Hummingbird
 public import RecordKit
 
@@ -13,43 +14,50 @@ public struct IdempotentWrites: Sendable {
         self.inFlight = inFlight
     }
 
-    /// Runs `body` in one write transaction of `database`, under `key` when there is one, and
-    /// returns the response it built (or the stored one).
+    /// Applies `writes` to `store` in one transaction, under `key` when there is one, and returns
+    /// the response `response` built from their results (or the stored one, for a retry).
     ///
     /// - Parameters:
     ///   - request: what makes two requests the same (the endpoint and its body, decoded).
     ///   - conflictStatus: the status of a reused key with another request.
-    ///   - body: applies the writes and builds the response, inside the transaction; throwing
-    ///     rolls everything back and stores nothing.
-    public func write<Request: Encodable & Sendable>(
+    ///   - response: builds the response inside the transaction; throwing rolls the writes back
+    ///     and stores nothing.
+    /// - Throws: the store's ``RecordError`` (nothing applied), ``ServiceError`` for a reused or
+    ///   running key, or the error `response` throws.
+    public func modify<Request: Encodable & Sendable>(
+        _ writes: [RecordWrite],
+        in store: any RecordStore,
         key: IdempotencyKey?,
         principal: Principal,
-        database: RecordDatabase,
         request: Request,
         conflictStatus: HTTPResponse.Status,
-        _ body: @escaping @Sendable (RecordTransaction) throws -> StoredResponse
+        response: @escaping @Sendable ([RecordWriteResult]) throws -> StoredResponse
     ) async throws -> Response {
+        let encode: @Sendable ([RecordWriteResult]) throws -> Data = { results in try JSONEncoder().encode(try response(results)) }
         guard let key else {
-            return try await BlockingWork.run { () throws(RecordError) in try database.write(body) }.response(replayed: false)
+            return try Self.answer(try await store.modify(writes, atSchemaVersion: nil, transaction: nil, response: encode))
         }
         let storedID = TransactionScope(principal).storedID(key.text)
+        let transaction = try TransactionRequest(id: storedID, request: request)
         return try await inFlight.whileRunning(storedID) {
             do {
-                let (response, isReplay) = try await BlockingWork.run { () throws(RecordError) in
-                    try database.write(transactionID: storedID, request: request, body)
-                }
-                return response.response(replayed: isReplay)
+                return try Self.answer(try await store.modify(writes, atSchemaVersion: nil, transaction: transaction, response: encode))
             } catch let error as RecordError where error.code == .transactionConflict {
-                throw Self.reusedKey(key, status: conflictStatus)
+                throw ServiceError(
+                    conflictStatus, code: .conflict,
+                    "the Idempotency-Key '\(key)' was used for a different request; send a new key for a new request"
+                )
             }
         }
     }
 
-    /// The refusal of `key` reused for another request.
-    static func reusedKey(_ key: IdempotencyKey, status: HTTPResponse.Status) -> ServiceError {
-        ServiceError(
-            status, code: .conflict,
-            "the Idempotency-Key '\(key)' was used for a different request; send a new key for a new request"
-        )
+    private static func answer(_ outcome: WriteOutcome) throws -> Response {
+        switch outcome {
+        case .applied(_, let data): return try JSONDecoder().decode(StoredResponse.self, from: data).response(replayed: false)
+        case .replayed(let data): return try JSONDecoder().decode(StoredResponse.self, from: data).response(replayed: true)
+        case .schemaChanged:
+            // Only a batch planned against a schema version can meet another one.
+            throw ServiceError(.serviceUnavailable, code: .tryAgainLater, "the schema changed while the request ran; send it again")
+        }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import RecordKit
+import RecordQL
 
 /// `explain QUERY`: a GraphQL query, or an `items` command.
 struct ExplainCommand: ShopCommand {
@@ -24,7 +25,8 @@ struct ExplainCommand: ShopCommand {
         if first == ItemsCommand.configuration.commandName {
             let items = try CommandParser.parse(Array(query.dropFirst()), as: ItemsCommand.self)
             let explanation = try session.store.explainItems(in: items.list, matching: try items.predicate(), sort: try items.sortDescriptors())
-            session.console.print("SQL: \(explanation.sql)\nplan:\n\(explanation.plan.map { "  " + $0 }.joined(separator: "\n"))")
+            let text = "SQL: \(explanation.sql)\nplan:\n\(explanation.plan.map { "  " + $0 }.joined(separator: "\n"))"
+            session.show(.text(text, json: .members(["sql": .string(explanation.sql), "plan": .array(explanation.plan.map(JSONValue.string))])))
             return .proceed
         }
         let document = query.joined(separator: " ")
@@ -40,7 +42,8 @@ struct ExplainCommand: ShopCommand {
 
     /// Prints the query-language engine's plan for the GraphQL `document`.
     static func explainGraphQL(_ document: String, in session: ShopSession) async throws(RecordError) {
-        session.console.print(try await session.queryEngine.explain(document))
+        let plan = try await session.queryEngine.explain(document)
+        session.show(.text(plan, json: .members(["plan": .string(plan)])))
     }
 }
 

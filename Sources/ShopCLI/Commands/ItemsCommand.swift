@@ -5,10 +5,11 @@ import RecordKit
 struct ItemsCommand: ShopCommand {
     static let configuration = CommandConfiguration(
         commandName: "items",
-        abstract: "Show the items of a list with their number (1 when unset).",
+        abstract: "Show the items of a list with every field (number 1 when unset).",
         discussion: """
             Sorted by name unless --sort is given. --where takes an NSPredicate-format condition, \
-            ANDed with the list's own.
+            ANDed with the list's own. A reference shows the name of the record it points at. \
+            With --json: an array of the items, each with its system fields.
             Example:
               items Groceries --sort number desc --where 'number >= 2'
             """
@@ -24,14 +25,17 @@ struct ItemsCommand: ShopCommand {
     var condition: String?
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        let items = try session.store.items(in: list, matching: try predicate(), sort: try sortDescriptors())
-        if items.isEmpty {
-            session.console.print("no items in \(LineTokenizer.quote(list))")
-        } else {
-            let rows = items.map { [$0.name, $0["number"]?.description ?? "1"] }
-            session.console.print(TextTable(header: ["item", "number"], rows: rows, rightAligned: [1]).rendered)
-        }
+        let items = try session.store.itemDocuments(in: list, matching: try predicate(), sort: try sortDescriptors())
+        session.show(.rows(items.documents, columns: Self.columns(for: items.fields), whenEmpty: "no items in \(LineTokenizer.quote(list))"))
         return .proceed
+    }
+
+    /// One column per field, the name first (headed `item`); an unset `number` shows as 1, the
+    /// quantity the shopping app has always assumed.
+    static func columns(for fields: [FieldDefinition]) -> [CommandOutput.Column] {
+        [CommandOutput.Column("name", header: "item")] + fields.filter { $0.name != "name" }.map { field in
+            CommandOutput.Column(field.name, whenNull: field.name == "number" ? "1" : "")
+        }
     }
 
     /// The `--where` predicate, `.all` without one.

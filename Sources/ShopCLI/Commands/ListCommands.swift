@@ -1,5 +1,6 @@
 import ArgumentParser
 import RecordKit
+import RecordQL
 
 /// `lists`
 struct ListsCommand: ShopCommand {
@@ -10,13 +11,10 @@ struct ListsCommand: ShopCommand {
     )
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        let lists = try session.store.lists()
-        if lists.isEmpty {
-            session.console.print("no lists yet; add one with: list add NAME")
-        } else {
-            let rows = lists.map { [$0.name, String($0.itemCount)] }
-            session.console.print(TextTable(header: ["list", "items"], rows: rows, rightAligned: [1]).rendered)
+        let rows = try session.store.lists().map { list in
+            JSONValue.members(["name": .string(list.name), "items": .number(list.itemCount)])
         }
+        session.show(.rows(rows, columns: [.init("name", header: "list"), .init("items")], whenEmpty: "no lists yet; add one with: list add NAME"))
         return .proceed
     }
 }
@@ -48,7 +46,7 @@ struct ListAddCommand: PositionalCommand {
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
         try session.store.addList(name)
-        session.console.print("added list \(LineTokenizer.quote(name))")
+        session.show(.message("added list \(LineTokenizer.quote(name))", ["list": .string(name)]))
         return .proceed
     }
 }
@@ -75,7 +73,7 @@ struct ListRenameCommand: PositionalCommand {
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
         try session.store.renameList(name, to: newName)
-        session.console.print("renamed list \(LineTokenizer.quote(name)) to \(LineTokenizer.quote(newName))")
+        session.show(.message("renamed list \(LineTokenizer.quote(name)) to \(LineTokenizer.quote(newName))", ["list": .string(newName), "previousName": .string(name)]))
         return .proceed
     }
 }
@@ -98,7 +96,7 @@ struct ListDeleteCommand: PositionalCommand {
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
         let items = try session.store.deleteList(name)
-        session.console.print("deleted list \(LineTokenizer.quote(name)) and its \(items) item\(items == 1 ? "" : "s")")
+        session.show(.message("deleted list \(LineTokenizer.quote(name)) and its \(items) item\(items == 1 ? "" : "s")", ["list": .string(name), "deletedItems": .number(items)]))
         return .proceed
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RecordKit
+import RecordQL
 
 /// `schema add-field TYPE FIELD FIELDTYPE [QUERYABLE] [SORTABLE] [SEARCHABLE]`
 struct SchemaAddFieldCommand: ShopCommand {
@@ -34,7 +35,10 @@ struct SchemaAddFieldCommand: ShopCommand {
         let indexFlags = try Self.indexFlags(flags)
         try session.database.addField(FieldDefinition(field, parsed.type, flags: indexFlags, referencing: parsed.referencedType), to: type)
         let spelled = parsed.referencedType.map { parsed.type.description.replacingOccurrences(of: "REFERENCE", with: "REFERENCE(\($0))") }
-        session.console.print("added field \(type).\(field) \(spelled ?? parsed.type.description)\(indexFlags.isEmpty ? "" : " \(indexFlags)")")
+        session.show(.message(
+            "added field \(type).\(field) \(spelled ?? parsed.type.description)\(indexFlags.isEmpty ? "" : " \(indexFlags)")",
+            ["recordType": .string(type), "field": .string(field)]
+        ))
         return .proceed
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RecordKit
+import RecordQL
 
 /// `schema` prints the schema; its subcommands export, import and evolve it.
 struct SchemaCommand: ShopCommand {
@@ -15,8 +16,32 @@ struct SchemaCommand: ShopCommand {
     )
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        session.console.write(try session.database.schema.ckdb)
+        let schema = try session.database.schema
+        session.show(.text(try schema.ckdb, json: Self.document(of: schema)))
         return .proceed
+    }
+
+    /// The schema as JSON: its record types in order, each field with its type, index flags,
+    /// whether it must not be empty and, for a typed reference, the record type it points at;
+    /// then the type's UNIQUE rules, each the list of fields whose values are unique together.
+    static func document(of schema: Schema) -> JSONValue {
+        let types = schema.recordTypes.map { type in
+            JSONValue.members([
+                "name": .string(type.name),
+                "fields": .array(type.userFields.map { field in
+                    var members: [JSONValue.Member] = [
+                        .init(key: "name", value: .string(field.name)),
+                        .init(key: "type", value: .string(field.type.description)),
+                        .init(key: "flags", value: .array(IndexFlags.keywords.filter { field.flags.contains($0.flag) }.map { .string($0.keyword) })),
+                        .init(key: "notEmpty", value: .bool(field.isRequired)),
+                    ]
+                    if let target = field.referencedType { members.append(.init(key: "references", value: .string(target))) }
+                    return .object(members)
+                }),
+                "unique": .array(type.uniqueConstraints.map { .array($0.fields.map(JSONValue.string)) }),
+            ])
+        }
+        return .members(["recordTypes": .array(types)])
     }
 }
 
@@ -33,7 +58,7 @@ struct SchemaExportCommand: ShopCommand {
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
         let text = try session.database.schema.ckdb
         guard let file else {
-            session.console.write(text)
+            session.show(.text(text, json: .members(["ckdb": .string(text)])))
             return .proceed
         }
         do {
@@ -41,7 +66,7 @@ struct SchemaExportCommand: ShopCommand {
         } catch {
             throw RecordError(.invalidArguments, "cannot write \(file): \(error.localizedDescription)")
         }
-        session.console.print("exported the schema to \(file)")
+        session.show(.message("exported the schema to \(file)", ["file": .string(file)]))
         return .proceed
     }
 }
@@ -58,7 +83,8 @@ struct SchemaImportCommand: ShopCommand {
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
         let changes = try session.database.importSchema(ckdb: try SourceFile.read(file))
-        session.console.print(changes.isEmpty ? "the schema already has everything in \(file)" : changes.map(\.description).joined(separator: "\n"))
+        let summary = changes.isEmpty ? "the schema already has everything in \(file)" : changes.map(\.description).joined(separator: "\n")
+        session.show(.message(summary, ["file": .string(file), "changes": .array(changes.map { .string($0.description) })]))
         return .proceed
     }
 }
@@ -71,8 +97,11 @@ struct SchemaHistoryCommand: ShopCommand {
     )
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        let rows = try session.database.schemaHistory().map { [String($0.version), Timestamp.format($0.appliedAt), $0.change] }
-        session.console.print(TextTable(header: ["version", "applied at", "change"], rows: rows, rightAligned: [0]).rendered)
+        let rows = try session.database.schemaHistory().map { entry in
+            JSONValue.members(["version": .number(entry.version), "appliedAt": .string(Timestamp.format(entry.appliedAt)), "change": .string(entry.change)])
+        }
+        let columns: [CommandOutput.Column] = [.init("version"), .init("appliedAt", header: "applied at"), .init("change")]
+        session.show(.rows(rows, columns: columns, whenEmpty: "no schema changes yet"))
         return .proceed
     }
 }
@@ -89,7 +118,7 @@ struct SchemaAddTypeCommand: ShopCommand {
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
         try session.database.addRecordType(RecordType(type))
-        session.console.print("added record type \(type)")
+        session.show(.message("added record type \(type)", ["recordType": .string(type)]))
         return .proceed
     }
 }
@@ -102,7 +131,8 @@ struct SchemaGraphQLCommand: ShopCommand {
     )
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        session.console.print(try session.queryEngine.schemaDefinitionLanguage())
+        let definition = try await session.queryEngine.schemaDefinitionLanguage()
+        session.show(.text(definition, json: .members(["graphql": .string(definition)])))
         return .proceed
     }
 }

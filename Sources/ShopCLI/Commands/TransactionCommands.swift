@@ -1,5 +1,6 @@
 import ArgumentParser
 import RecordKit
+import RecordQL
 
 /// `transactions`
 struct TransactionsCommand: ShopCommand {
@@ -10,13 +11,10 @@ struct TransactionsCommand: ShopCommand {
     )
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        let stored = try session.database.transactions()
-        if stored.isEmpty {
-            session.console.print("no stored transactions")
-        } else {
-            let rows = stored.map { [$0.id, Timestamp.format($0.createdAt)] }
-            session.console.print(TextTable(header: ["id", "created at"], rows: rows).rendered)
+        let rows = try session.database.transactions().map { stored in
+            JSONValue.members(["id": .string(stored.id), "createdAt": .string(Timestamp.format(stored.createdAt))])
         }
+        session.show(.rows(rows, columns: [.init("id"), .init("createdAt", header: "created at")], whenEmpty: "no stored transactions"))
         return .proceed
     }
 }
@@ -42,13 +40,20 @@ struct TransactionShowCommand: ShopCommand {
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
         let stored = try session.database.transaction(id: id)
-        session.console.print("""
-            id:         \(stored.id)
-            created at: \(Timestamp.format(stored.createdAt))
-            request:    \(stored.request)
-            result:     \(stored.result)
-            """)
+        session.show(.record(.members([
+            "id": .string(stored.id),
+            "createdAt": .string(Timestamp.format(stored.createdAt)),
+            "request": Self.document(stored.request),
+            "result": Self.document(stored.result),
+        ])))
         return .proceed
+    }
+
+    /// Stored JSON text as a value; JSON text kept as a JSON string is unwrapped once.
+    private static func document(_ text: String) -> JSONValue {
+        let value = JSONValue(parsing: text) ?? .string(text)
+        if case .string(let inner) = value, let nested = JSONValue(parsing: inner) { return nested }
+        return value
     }
 }
 
@@ -64,7 +69,7 @@ struct TransactionDeleteCommand: ShopCommand {
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
         try session.database.deleteTransaction(id: id)
-        session.console.print("deleted transaction \(id)")
+        session.show(.message("deleted transaction \(id)", ["transaction": .string(id)]))
         return .proceed
     }
 }

@@ -1,11 +1,12 @@
 import ArgumentParser
 
-/// The `shop` command line (DESIGN.md §7):
-/// `shop [--db PATH] [--json] [-e COMMAND]... [-f FILE]... [--keep-going]`.
+/// The `shop` command line (the README describes it):
+/// `shop [--db PATH] [--json] [-e COMMAND]... [-f FILE]... [--keep-going] [-1 | --single-transaction]
+/// [--read-only] [--no-pager] [--version]`.
 struct ShopOptions: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "shop",
-        abstract: "Shopping lists in a CloudKit-style record database.",
+        abstract: "Shopping lists in a CloudKit-style record database (shop \(ShopVersion.current)).",
         discussion: """
             With no -e or -f, shop reads commands from the terminal (an interactive prompt with \
             line editing, history and tab completion) or, when standard input is not a terminal, \
@@ -16,7 +17,8 @@ struct ShopOptions: ParsableCommand {
               shop -e 'list add Groceries' -e 'item add Groceries Milk'
               shop --db /tmp/test.sqlite -f Scripts/examples/groceries.shop
               echo lists | shop
-            """
+            """,
+        version: "shop \(ShopVersion.current) (\(ShopVersion.date))"
     )
 
     @Option(help: ArgumentHelp(
@@ -25,7 +27,7 @@ struct ShopOptions: ParsableCommand {
     ))
     var db: String?
 
-    @Flag(help: "Print each GraphQL response as one line of JSON.")
+    @Flag(help: "Print what each command shows as one JSON document on one line (a GraphQL response as it is).")
     var json = false
 
     @Option(name: .customShort("e"), help: ArgumentHelp("Run a command (repeatable; -e and -f run in the order given).", valueName: "command"))
@@ -36,6 +38,27 @@ struct ShopOptions: ParsableCommand {
 
     @Flag(help: "Report every failing command and go on; still exit 1 at the end.")
     var keepGoing = false
+
+    @Flag(
+        name: [.customShort("1"), .customLong("single-transaction")],
+        help: "Run all of -e and -f as one transaction, as psql's -1: when a command fails, or Ctrl-C stops them, nothing is applied."
+    )
+    var singleTransaction = false
+
+    @Flag(help: "Open an existing database only to read it, also without write access to the file; commands that write are refused.")
+    var readOnly = false
+
+    @Flag(help: "Never page long output (at a terminal it goes through $PAGER, else less -FRX).")
+    var noPager = false
+
+    func validate() throws {
+        if db?.isEmpty == true {
+            throw ValidationError("--db '' names no file; give the database's path, or leave --db out for the default ($SHOP_DB, else ~/.local/share/shop/shop.sqlite)")
+        }
+        if singleTransaction, commands.isEmpty, files.isEmpty {
+            throw ValidationError("-1 (--single-transaction) runs the -e commands and -f files as one transaction; give at least one")
+        }
+    }
 
     /// One `-e` or `-f`, in command-line order.
     enum Step: Equatable {

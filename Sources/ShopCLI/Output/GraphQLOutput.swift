@@ -12,7 +12,7 @@ enum GraphQLOutput {
         if session.printsJSON {
             session.console.print(response.json)
         } else if response.isSuccess {
-            session.console.print(ResponseTable.render(response))
+            session.display(ResponseTable.render(response, style: session.style))
         }
         if let failure = failure(of: response) { throw failure }
     }
@@ -22,7 +22,7 @@ enum GraphQLOutput {
     static func failure(of response: GraphQLResponse) -> RecordError? {
         guard let first = response.errors.first else { return nil }
         let messages = response.errors.map { error in
-            error.locations.first.map { "\(error.message) (at \($0.line):\($0.column))" } ?? error.message
+            error.locations.first.map { "\(error.sentence) (at \($0.line):\($0.column))" } ?? error.sentence
         }
         return RecordError(first.code, messages.joined(separator: "; "))
     }

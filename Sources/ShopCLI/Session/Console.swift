@@ -13,6 +13,10 @@ public struct Console: Sendable {
     public var writeError: @Sendable (String) -> Void
     /// Writes any result text held back.
     public var flush: @Sendable () -> Void
+    /// Whether results go to a terminal (then they may be coloured and paged).
+    public var outputIsTerminal = false
+    /// Whether errors go to a terminal (then `error:` may be coloured).
+    public var errorsAreTerminal = false
 
     public init(
         write: @escaping @Sendable (String) -> Void,
@@ -30,10 +34,12 @@ public struct Console: Sendable {
     public static let standard: Console = {
         let output: @Sendable (Data) -> Void = { FileHandle.standardOutput.write($0) }
         let errors: @Sendable (Data) -> Void = { FileHandle.standardError.write($0) }
-        if isatty(STDOUT_FILENO) == 1 {
-            return Console(write: { output(Data($0.utf8)) }, writeError: { errors(Data($0.utf8)) })
-        }
-        return buffered(output: output, errors: errors)
+        var console = isatty(STDOUT_FILENO) == 1
+            ? Console(write: { output(Data($0.utf8)) }, writeError: { errors(Data($0.utf8)) })
+            : buffered(output: output, errors: errors)
+        console.outputIsTerminal = isatty(STDOUT_FILENO) == 1
+        console.errorsAreTerminal = isatty(STDERR_FILENO) == 1
+        return console
     }()
 
     /// A console whose results gather in an ``OutputBuffer`` on their way to `output`; error

@@ -9,7 +9,7 @@ import RecordKit
 /// | INT64, DOUBLE, NUMBER | `2`, `-1.5`, `1e3` |
 /// | TIMESTAMP | ISO-8601: `2026-11-21`, `2026-11-21T09:30:00Z` |
 /// | BYTES | base64 |
-/// | REFERENCE | the recordName referenced (action NONE) |
+/// | REFERENCE | the recordName referenced (action NONE); `item add`/`item set` resolve names first |
 /// | LOCATION | `latitude,longitude` |
 /// | ASSET | the path of a file, whose bytes are stored |
 /// | LIST<T> | elements separated by commas |
@@ -40,6 +40,14 @@ enum ValueParser {
         case .list: nil
         }
         guard let parsed else {
+            if [.int64, .number(preferred: .int64)].contains(type), text.wholeMatch(of: /[+-]?[0-9]+/) != nil {
+                throw RecordError(
+                    .schemaViolation,
+                    "\(recordType).\(field.name) is \(field.type), and \(text) is out of INT64's range (\(Int64.min)…\(Int64.max))",
+                    recordType: recordType,
+                    field: field.name
+                )
+            }
             throw RecordError(
                 .schemaViolation,
                 "\(recordType).\(field.name) is \(field.type), and '\(text)' is not \(expectation(for: type))",

@@ -1,0 +1,132 @@
+internal import GRDB
+
+/// A query compiled to one SQL statement with its bound arguments.
+struct CompiledQuery: Sendable {
+    var sql: String
+    var values: [DatabaseValue]
+    var layout: TableLayout
+    /// How many sort-key columns follow the record columns in each row (for cursors).
+    var sortKeyCount: Int
+
+    var arguments: StatementArguments { StatementArguments(values: values) }
+}
+
+/// Compiles ``Query`` values to SQL. Pure: the schema layout in, SQL and arguments out.
+///
+/// The order is the query's sort keys then `recordName`, so it is total and stable; a page continues
+/// after a ``PageCursor`` with a keyset condition (no OFFSET), which stays correct when records
+/// are inserted between pages. For an ascending first key a redundant `key >= value` bound lets
+/// SQLite seek straight to the position in the index.
+enum QueryCompiler {
+    struct SortKey {
+        var expression: String
+        var ascending: Bool
+    }
+
+    static func compile(_ query: Query, layout: TableLayout, after cursor: String? = nil, fetchingOneMore: Bool = false) throws(RecordError) -> CompiledQuery {
+        let clauses = try Clauses(query, layout: layout, after: cursor, fetchingOneMore: fetchingOneMore)
+        let sortColumns = clauses.keys.map(\.expression).joined(separator: ", ")
+        return CompiledQuery(
+            sql: "SELECT \(layout.selection), \(sortColumns) FROM \(layout.table)\(clauses.sql)",
+            values: clauses.arguments,
+            layout: layout,
+            sortKeyCount: clauses.keys.count
+        )
+    }
+
+    /// The `WHERE … ORDER BY … LIMIT ?` part of a query over `qualifier` (the table, or an
+    /// alias in nested queries), the keyset condition of a cursor included, with its arguments.
+    struct Clauses {
+        var sql: String
+        var arguments: [DatabaseValue]
+        var keys: [SortKey]
+
+        init(
+            _ query: Query, layout: TableLayout, qualifier: String? = nil, after cursor: String? = nil,
+            fetchingOneMore: Bool = false, extraCondition: String? = nil, ordered: Bool = true
+        ) throws(RecordError) {
+            if let limit = query.limit, limit < 0 {
+                throw RecordError(.invalidArguments, "limit must be zero or more, not \(limit)", recordType: query.recordType)
+            }
+            var predicate = PredicateCompiler(layout: layout, qualifier: qualifier)
+            var conditions = [extraCondition, try predicate.compile(query.predicate)].compactMap { $0 }
+            var arguments = predicate.arguments
+            keys = try QueryCompiler.sortKeys(query, layout: layout, qualifier: qualifier)
+            if let cursor {
+                let position = try PageCursor(decoding: cursor, for: query, keyCount: keys.count)
+                let (condition, values) = QueryCompiler.keysetCondition(keys, after: position.keys)
+                conditions.append(condition)
+                arguments += values
+            }
+            conditions.removeAll { $0 == "1" }
+            var sql = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+            if ordered {
+                sql += " ORDER BY " + keys.map { "\($0.expression) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
+            }
+            if let limit = query.limit {
+                sql += " LIMIT ?"
+                arguments.append((fetchingOneMore ? limit + 1 : limit).databaseValue)
+            }
+            self.sql = sql
+            self.arguments = arguments
+        }
+    }
+
+    /// The query's sort keys followed by the recordName tie-break, which runs in the direction
+    /// of the last key so that a descending sort is still one backward index scan.
+    static func sortKeys(_ query: Query, layout: TableLayout, qualifier: String? = nil) throws(RecordError) -> [SortKey] {
+        var keys: [SortKey] = []
+        for descriptor in query.sort {
+            let resolved = try layout.resolve(descriptor.key, qualifier: qualifier)
+            guard resolved.type.isOrdered else {
+                throw RecordError(
+                    .schemaViolation,
+                    "\(query.recordType).\(descriptor.key) is \(resolved.type) and cannot be sorted on",
+                    recordType: query.recordType, field: descriptor.key
+                )
+            }
+            keys.append(SortKey(expression: resolved.expression, ascending: descriptor.ascending))
+        }
+        let recordName = "\(qualifier ?? layout.table).\(SQLName.recordName)"
+        if !keys.contains(where: { $0.expression == recordName }) {
+            keys.append(SortKey(expression: recordName, ascending: keys.last?.ascending ?? true))
+        }
+        return keys
+    }
+
+    /// `(k1 after v1) OR (k1 = v1 AND k2 after v2) OR …`, NULL-aware: SQLite sorts NULL first
+    /// ascending and last descending.
+    static func keysetCondition(_ keys: [SortKey], after values: [DatabaseValue]) -> (String, [DatabaseValue]) {
+        var alternatives: [String] = []
+        var arguments: [DatabaseValue] = []
+        for index in keys.indices {
+            var parts: [String] = []
+            for previous in 0..<index {
+                if values[previous].isNull {
+                    parts.append("\(keys[previous].expression) IS NULL")
+                } else {
+                    parts.append("\(keys[previous].expression) = ?")
+                    arguments.append(values[previous])
+                }
+            }
+            let key = keys[index]
+            switch (key.ascending, values[index].isNull) {
+            case (true, true): parts.append("\(key.expression) IS NOT NULL")
+            case (true, false):
+                parts.append("\(key.expression) > ?")
+                arguments.append(values[index])
+            case (false, true): parts.append("0")
+            case (false, false):
+                parts.append("(\(key.expression) < ? OR \(key.expression) IS NULL)")
+                arguments.append(values[index])
+            }
+            alternatives.append("(" + parts.joined(separator: " AND ") + ")")
+        }
+        var condition = "(" + alternatives.joined(separator: " OR ") + ")"
+        if let first = keys.first, first.ascending, !values[0].isNull {
+            condition = "\(first.expression) >= ? AND \(condition)"
+            arguments.insert(values[0], at: 0)
+        }
+        return (condition, arguments)
+    }
+}

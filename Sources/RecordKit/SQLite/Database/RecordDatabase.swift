@@ -1,0 +1,247 @@
+import Foundation
+internal import GRDB
+import Synchronization
+
+/// A CloudKit-style record database in one SQLite file.
+///
+/// ```swift
+/// let db = try RecordDatabase(path: "shop.sqlite")      // new files get the shopping schema
+/// let list = try db.save(Record("Lists", recordName: "L1", fields: ["name": .string("Groceries")]))
+/// try db.save(Record("Items", fields: [
+///     "name": .string("Milk"),
+///     "list": .reference(Reference("L1", action: .deleteSelf)),
+/// ]))
+/// let items = try db.records(matching: Query("Items", predicate: try PredicateParser.parse("list == 'L1'"),
+///                                             sort: [SortDescriptor("name")]))
+/// try db.addField(FieldDefinition("number", .int64), to: "Items")
+/// let removed = try db.delete(recordName: "L1")           // ["L1", <every item of L1>]
+/// ```
+///
+/// It is `Sendable`: share one instance across tasks. A file database is a GRDB `DatabasePool`
+/// in WAL mode, so reads proceed while a write runs; writes are serialized. Every method runs in
+/// one transaction; ``write(_:)`` groups several operations into one.
+public final class RecordDatabase: Sendable {
+    /// The database file, or `nil` for an in-memory database.
+    public let path: String?
+    /// Whether it was opened with ``readOnly(path:trace:)``: every write is refused.
+    public let isReadOnly: Bool
+    let writer: any DatabaseWriter
+    /// How long a transaction is tried again while the file is busy (``BusyRetry``).
+    let busyRetryTime: Duration
+    /// The schema snapshot last read, reused while `PRAGMA user_version` is unchanged.
+    private let cachedSnapshot = Mutex<SchemaSnapshot?>(nil)
+    /// Whether ``inOneTransaction(_:)`` holds a transaction every read and write joins.
+    let isInOneTransaction = Mutex<Bool>(false)
+
+    /// Opens the database at `path`, creating it with `bootstrap` (by default the shopping
+    /// schema, `Schemas/shopping.ckdb`) when it is new.
+    ///
+    /// `trace`, when given, is called with the SQL of every statement executed (to count or log
+    /// them).
+    public convenience init(path: String, bootstrap: Schema? = nil, trace: (@Sendable (String) -> Void)? = nil) throws(RecordError) {
+        try self.init(location: path, bootstrap: bootstrap, trace: trace)
+    }
+
+    /// A new in-memory database with `bootstrap` (by default the shopping schema).
+    public static func inMemory(bootstrap: Schema? = nil, trace: (@Sendable (String) -> Void)? = nil) throws(RecordError) -> RecordDatabase {
+        try RecordDatabase(location: nil, bootstrap: bootstrap, trace: trace)
+    }
+
+    init(
+        location: String?, bootstrap: Schema?, trace: (@Sendable (String) -> Void)?, busyRetryTime: Duration = BusyRetry.timeout,
+        readOnly: Bool = false
+    ) throws(RecordError) {
+        path = location
+        isReadOnly = readOnly
+        self.busyRetryTime = busyRetryTime
+        var configuration = Configuration()
+        configuration.busyMode = BusyRetry.busyMode
+        // ``inOneTransaction(_:)`` keeps a transaction open across database accesses.
+        configuration.allowsUnsafeTransactions = true
+        configuration.prepareDatabase { db in
+            // WAL with synchronous=NORMAL: a commit survives the process crashing (killed at any
+            // moment); only an OS crash or power loss may drop the last commits, never corrupt.
+            if !readOnly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+            SQLFunctions.register(in: db)
+            if let trace {
+                db.trace(options: .statement) { event in
+                    if case .statement(let statement) = event { trace(statement.sql) }
+                }
+            }
+        }
+        do {
+            if readOnly, let location {
+                writer = try BusyRetry.run { try Self.openReadOnly(at: location, configuration: configuration) }
+            } else {
+                writer = try BusyRetry.run { try Self.openStorage(at: location, configuration: configuration, bootstrap: bootstrap) }
+            }
+        } catch {
+            throw RecordError.wrapping(error, path: location)
+        }
+    }
+
+    /// Makes the statement running now, in any task, fail at once (SQLite's `sqlite3_interrupt`):
+    /// its transaction rolls back, and the caller gets an error. Safe to call from any thread,
+    /// such as a signal handler's queue; does nothing when no statement runs.
+    public func interrupt() {
+        writer.interrupt()
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in one write transaction: everything it does commits together, or nothing
+    /// does if it throws. When SQLite reports the file busy (another process holds it), the
+    /// transaction rolls back and `body` runs again, for up to 10 seconds: keep its effects
+    /// inside the transaction. Blocks the calling thread; from async code use
+    /// ``write(_:)-(@Sendable(RecordTransaction)->T)``.
+    ///
+    /// - Throws: the error `body` throws, unchanged (after rolling back); the database's own
+    ///   failures (busy, disk full, read-only…) as ``RecordError`` (``RecordError/wrapping(_:path:)``).
+    public func write<T>(_ body: (RecordTransaction) throws -> T) throws -> T {
+        do {
+            if isReadOnly { throw readOnlyRefusal }
+            if isInOneTransaction.withLock({ $0 }) { return try writeInOneTransaction(body) }
+            return try BusyRetry.run(for: busyRetryTime) {
+                try writer.write { db in try transact(db, body) }
+            }
+        } catch {
+            throw surfaced(error)
+        }
+    }
+
+    /// Runs `body` on a consistent snapshot of the database, concurrently with writes. Like a
+    /// write, it runs again when SQLite reports the file busy (in practice only while another
+    /// process recovers the file after a crash, before any row is read). Blocks the calling
+    /// thread; from async code use ``read(_:)-(@Sendable(RecordTransaction)->T)``.
+    ///
+    /// - Throws: the error `body` throws, unchanged; the database's own failures as ``RecordError``.
+    public func read<T>(_ body: (RecordTransaction) throws -> T) throws -> T {
+        do {
+            if isInOneTransaction.withLock({ $0 }) { return try readInOneTransaction(body) }
+            return try BusyRetry.run(for: busyRetryTime) {
+                try writer.read { db in
+                    try body(RecordTransaction(db, snapshot: try snapshot(db), databasePath: path))
+                }
+            }
+        } catch {
+            throw surfaced(error)
+        }
+    }
+
+    /// ``write(_:)`` for async code: the transaction runs on the database's own writer thread
+    /// while the task suspends, and a file locked by another process is retried by suspending
+    /// the task, never by blocking a thread (``BusyRetry``).
+    ///
+    /// - Throws: the error `body` throws, unchanged (after rolling back); the database's own
+    ///   failures as ``RecordError``; `CancellationError` when the task is cancelled first.
+    public func write<T: Sendable>(_ body: @Sendable (RecordTransaction) throws -> T) async throws -> T {
+        do {
+            if isReadOnly { throw readOnlyRefusal }
+            if isInOneTransaction.withLock({ $0 }) { return try writeInOneTransaction(body) }
+            return try await BusyRetry.run(for: busyRetryTime) {
+                try await writer.writeWithoutTransaction { db in
+                    try BusyRetry.failingFast(db) {
+                        var result: T?
+                        try db.inTransaction(.immediate) {
+                            result = try transact(db, body)
+                            return .commit
+                        }
+                        return result!
+                    }
+                }
+            }
+        } catch {
+            throw surfaced(error)
+        }
+    }
+
+    /// ``read(_:)`` for async code: the snapshot is read on one of the database's reader
+    /// threads while the task suspends, so reads never wait for a write in progress.
+    ///
+    /// - Throws: the error `body` throws, unchanged; the database's own failures as ``RecordError``.
+    public func read<T: Sendable>(_ body: @Sendable (RecordTransaction) throws -> T) async throws -> T {
+        do {
+            if isInOneTransaction.withLock({ $0 }) { return try readInOneTransaction(body) }
+            return try await BusyRetry.run(for: busyRetryTime) {
+                try await writer.read { db in
+                    try body(RecordTransaction(db, snapshot: try snapshot(db), databasePath: path))
+                }
+            }
+        } catch {
+            throw surfaced(error)
+        }
+    }
+
+    /// `body` run through a transaction on `db`, inside a write transaction (or savepoint)
+    /// already open, with the change log written after it.
+    func transact<T>(_ db: Database, _ body: (RecordTransaction) throws -> T) throws -> T {
+        let transaction = RecordTransaction(db, snapshot: try snapshot(db), databasePath: path)
+        let result = try body(transaction)
+        try transaction.changeLog.write(to: db)
+        return result
+    }
+
+    /// A failure of a transaction as its caller sees it: the database's own errors (SQLite's)
+    /// as ``RecordError``; what the body threw, ``RecordError`` included, unchanged.
+    private func surfaced(_ error: any Error) -> any Error {
+        error is DatabaseError ? RecordError.wrapping(error, path: path) : error
+    }
+
+    /// ``read(_:)`` for RecordKit's own bodies, which throw only ``RecordError`` and SQLite's
+    /// errors: typed.
+    func performRead<T>(_ body: (RecordTransaction) throws -> T) throws(RecordError) -> T {
+        try recordErrors { try read(body) }
+    }
+
+    /// ``write(_:)`` for RecordKit's own bodies: typed.
+    func performWrite<T>(_ body: (RecordTransaction) throws -> T) throws(RecordError) -> T {
+        try recordErrors { try write(body) }
+    }
+
+    /// The result of `body`, which throws only RecordKit's and SQLite's errors, with its
+    /// failure as a ``RecordError``.
+    func recordErrors<T>(_ body: () throws -> T) throws(RecordError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw RecordError.wrapping(error, path: path)
+        }
+    }
+
+    /// ``recordErrors(_:)-(()->T)`` for async work.
+    func recordErrors<T>(_ body: () async throws -> T) async throws(RecordError) -> T {
+        do {
+            return try await body()
+        } catch {
+            throw RecordError.wrapping(error, path: path)
+        }
+    }
+
+    /// Forgets the cached schema snapshot (after ``inOneTransaction(_:)`` rolls back schema
+    /// changes it had read, whose version a later change may reach again).
+    func forgetSchemaSnapshot() {
+        cachedSnapshot.withLock { $0 = nil }
+    }
+
+    /// The schema snapshot for the transaction open on `db`. Only ever called before any schema
+    /// change in the transaction, so what it caches is committed state (or that of
+    /// ``inOneTransaction(_:)``, forgotten if it rolls back).
+    func snapshot(_ db: Database) throws -> SchemaSnapshot {
+        let version = try SchemaStorage.version(db)
+        if let cached = cachedSnapshot.withLock({ $0 }), cached.version == version {
+            return cached
+        }
+        let snapshot = SchemaSnapshot(version: version, schema: try SchemaStorage.load(db))
+        cachedSnapshot.withLock { $0 = snapshot }
+        return snapshot
+    }
+}
+
+extension Schema {
+    /// The bootstrap schema of a new database: `Schemas/shopping.ckdb`, embedded in the library.
+    public static var shopping: Schema {
+        get throws(RecordError) {
+            try CKDBParser.parse(String(decoding: PackageResources.shopping_ckdb, as: UTF8.self))
+        }
+    }
+}

@@ -1,0 +1,334 @@
+public import Foundation
+internal import GRDB
+
+/// Record operations inside one open database transaction.
+///
+/// You get one from ``RecordDatabase/write(_:)`` (or ``RecordDatabase/read(_:)`` for the
+/// fetching methods); everything done through it commits together when the closure returns and
+/// rolls back entirely when it throws. It is only valid inside that closure.
+public final class RecordTransaction {
+    let db: Database
+    let snapshot: SchemaSnapshot
+    /// Record types of recordNames known to exist in this transaction, so reference targets
+    /// shared by many records of a batch are looked up once. Cleared by deletes. Keyed by the
+    /// exact bytes of the name, as storage compares them (``ExactText``).
+    private var knownRecordTypes: [ExactText: String] = [:]
+    /// What this transaction saved and deleted, written to `_changes` before it commits.
+    var changeLog = ChangeLog()
+
+    /// The database file, for error messages; `nil` in memory.
+    private let databasePath: String?
+
+    init(_ db: Database, snapshot: SchemaSnapshot, databasePath: String?) {
+        self.db = db
+        self.snapshot = snapshot
+        self.databasePath = databasePath
+    }
+
+    /// `error`, thrown while working through this transaction, as the ``RecordError`` the
+    /// database's own methods would throw: SQLite's failures become the code and advice that
+    /// say what to do (disk full, read-only, busy…).
+    public func recordError(for error: any Error) -> RecordError {
+        RecordError.wrapping(error, path: databasePath)
+    }
+
+    /// The schema this transaction sees.
+    public var schema: Schema { snapshot.schema }
+
+    /// The version of that schema: it grows with every applied schema change, so caches of
+    /// what is derived from the schema (a generated GraphQL schema) can be keyed by it.
+    public var schemaVersion: Int { snapshot.version }
+
+    // MARK: Fetching
+
+    /// The record named `recordName`, of any type, or `nil`.
+    public func fetch(recordName: String) throws -> Record? {
+        guard let location = try locate(recordName) else { return nil }
+        let layout = try snapshot.layout(location.recordType)
+        let row = try Row.fetchOne(db.cachedStatement(sql: layout.fetchByRowSQL), arguments: [location.rowID])
+        return row.map { layout.record(from: $0) }
+    }
+
+    /// The records named in `recordNames` that exist, in the order asked.
+    public func fetch(recordNames: [String]) throws -> [Record] {
+        try recordNames.compactMap { try fetch(recordName: $0) }
+    }
+
+    // MARK: Saving
+
+    /// Applies one batch operation.
+    public func apply(_ operation: RecordOperation) throws -> OperationResult {
+        switch operation {
+        case .create(let record): .saved(try save(record, mode: .create))
+        case .save(let record, let tag): .saved(try save(record, mode: .save(ifChangeTag: tag)))
+        case .update(let type, let name, let fields, let tag):
+            .saved(try update(recordType: type, recordName: name, fields: fields, ifChangeTag: tag))
+        case .delete(let name): .deleted(try delete(recordName: name))
+        }
+    }
+
+    enum SaveMode {
+        case create
+        case save(ifChangeTag: String?)
+    }
+
+    /// Creates `record`, or replaces the stored record's fields (``RecordOperation/save(_:ifChangeTag:)``).
+    func save(_ record: Record, mode: SaveMode) throws -> Record {
+        let layout = try snapshot.layout(record.recordType)
+        try RecordNames.validate(record.recordName)
+        var encoded = [DatabaseValue](repeating: .null, count: layout.columnCount)
+        // (Sized at creation: `reserveCapacity` on a dictionary is not specialized here and
+        // instantiates generic metadata on every call.)
+        var saved = Record(record.recordType, recordName: record.recordName, fields: [String: Value](minimumCapacity: record.fields.count))
+        try checkRequiredFieldsPresent(record.fields, layout: layout, recordName: record.recordName)
+        for (name, value) in record.fields {
+            let slot = try layout.slot(name)
+            try checkNotEmpty(value, of: slot.field, in: record.recordType, recordName: record.recordName)
+            let stored = try encode(value, into: &encoded, slot: slot, layout: layout)
+            saved.fields[name] = ValueEncoding.decode(stored.value, action: stored.action, type: slot.field.type)
+        }
+        let now = Timestamp.milliseconds(Date())
+        let changeTag = ChangeTag.next()
+        switch mode {
+        case .create:
+            // The table's UNIQUE recordName catches a record of this type; other types are probed.
+            if let existing = try locate(record.recordName, outside: layout) {
+                throw Self.nameTaken(record, by: existing.recordType)
+            }
+            try insert(record, encoded: encoded, layout: layout, now: now, changeTag: changeTag)
+            saved.createdAt = Timestamp.date(milliseconds: now)
+        case .save(let tag):
+            if let existing = try locate(record.recordName) {
+                guard existing.recordType == record.recordType else { throw Self.nameTaken(record, by: existing.recordType) }
+                try checkChangeTag(tag, stored: existing.changeTag, type: record.recordType, name: record.recordName)
+                let arguments = StatementArguments(
+                    values: layout.fieldColumns.map { encoded[$0] } + [now.databaseValue, changeTag.databaseValue, existing.rowID.databaseValue]
+                )
+                try keepingUniqueness(of: record.recordName, layout: layout, value: { encoded[$0.column] }) {
+                    try db.cachedStatement(sql: layout.replaceSQL).execute(arguments: arguments)
+                }
+                saved.createdAt = Timestamp.date(milliseconds: existing.createdAt)
+            } else {
+                if let tag {
+                    throw RecordError(
+                        .unknownItem,
+                        "\(record.recordType) '\(record.recordName)' no longer exists (it was saved with change tag \(tag)); fetch again or create it anew",
+                        recordType: record.recordType, recordName: record.recordName
+                    )
+                }
+                try insert(record, encoded: encoded, layout: layout, now: now, changeTag: changeTag)
+                saved.createdAt = Timestamp.date(milliseconds: now)
+            }
+        }
+        saved.modifiedAt = Timestamp.date(milliseconds: now)
+        saved.changeTag = changeTag
+        changeLog.saved(record.recordType, record.recordName, changeTag: changeTag, at: now)
+        return saved
+    }
+
+    /// Inserts a new row for `record`; `serverRecordChanged` when its table already holds the name.
+    private func insert(_ record: Record, encoded: [DatabaseValue], layout: TableLayout, now: Int64, changeTag: String) throws {
+        var values = [record.recordName.databaseValue, now.databaseValue, now.databaseValue, changeTag.databaseValue]
+        values.reserveCapacity(4 + layout.fieldColumns.count)
+        for column in layout.fieldColumns { values.append(encoded[column]) }
+        do {
+            try keepingUniqueness(of: record.recordName, layout: layout, value: { encoded[$0.column] }) {
+                try db.cachedStatement(sql: layout.insertSQL).execute(arguments: StatementArguments(values: values))
+            }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw RecordError(
+                .serverRecordChanged,
+                "a \(record.recordType) record named '\(record.recordName)' already exists; update it instead, or choose another recordName",
+                recordType: record.recordType, recordName: record.recordName
+            )
+        }
+        knownRecordTypes[ExactText(record.recordName)] = record.recordType
+    }
+
+    private static func nameTaken(_ record: Record, by recordType: String) -> RecordError {
+        RecordError(
+            .invalidArguments,
+            "recordName '\(record.recordName)' already names a \(recordType) record; recordNames are unique across record types",
+            recordType: record.recordType, recordName: record.recordName
+        )
+    }
+
+    /// Changes only `fields` of an existing record; a `nil` value removes the field's value.
+    ///
+    /// One `UPDATE … RETURNING` finds the row by recordName (and change tag), writes it and reads
+    /// it back; only when it matches no row is the record looked up, to say why.
+    public func update(recordType: String, recordName: String, fields: [String: Value?], ifChangeTag: String? = nil) throws -> Record {
+        let layout = try snapshot.layout(recordType)
+        var encoded = [DatabaseValue](repeating: .null, count: layout.columnCount)
+        var columns: [Int] = []
+        do {
+            for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+                let slot = try layout.slot(name)
+                try checkNotEmpty(value, of: slot.field, in: recordType, recordName: recordName)
+                columns.append(slot.column)
+                if let action = slot.actionColumn { columns.append(action) }
+                if let value {
+                    try encode(value, into: &encoded, slot: slot, layout: layout)
+                }
+            }
+        } catch {
+            // A missing record or a stale change tag is the first thing to report.
+            try requireUpdatable(recordType: recordType, recordName: recordName, ifChangeTag: ifChangeTag)
+            throw error
+        }
+        let changeTag = ChangeTag.next()
+        let now = Timestamp.milliseconds(Date())
+        let assignments = (columns.map { layout.columnNames[$0] } + [SQLName.modifiedAt, SQLName.changeTag]).map { "\($0) = ?" }
+        var values = columns.map { encoded[$0] } + [now.databaseValue, changeTag.databaseValue, recordName.databaseValue]
+        var condition = "\(SQLName.recordName) = ?"
+        if let ifChangeTag {
+            condition += " AND \(SQLName.changeTag) = ?"
+            values.append(ifChangeTag.databaseValue)
+        }
+        let sql = "UPDATE \(layout.table) SET \(assignments.joined(separator: ", ")) WHERE \(condition) RETURNING \(layout.selection)"
+        let written = try keepingUniqueness(of: recordName, layout: layout, value: { slot in
+            try columns.contains(slot.column) ? encoded[slot.column] : storedValue(of: slot, recordName: recordName, layout: layout)
+        }) {
+            try Row.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(values: values))
+        }
+        guard let row = written else {
+            try requireUpdatable(recordType: recordType, recordName: recordName, ifChangeTag: ifChangeTag)
+            throw RecordError(.internalError, "\(recordType) '\(recordName)' could not be updated", recordType: recordType, recordName: recordName)
+        }
+        changeLog.saved(recordType, recordName, changeTag: changeTag, at: now)
+        return layout.record(from: row)
+    }
+
+    /// Throws `unknownItem` unless a `recordType` record named `recordName` exists, and
+    /// `serverRecordChanged` when `ifChangeTag` is given and differs from its change tag.
+    private func requireUpdatable(recordType: String, recordName: String, ifChangeTag: String?) throws {
+        guard let existing = try locate(recordName), existing.recordType == recordType else {
+            throw RecordError(
+                .unknownItem,
+                "there is no \(recordType) record named '\(recordName)'",
+                recordType: recordType, recordName: recordName
+            )
+        }
+        try checkChangeTag(ifChangeTag, stored: existing.changeTag, type: recordType, name: recordName)
+    }
+
+    /// Encodes one field value into `encoded`, checking reference targets and storing assets;
+    /// returns the stored column values.
+    @discardableResult
+    private func encode(
+        _ value: Value, into encoded: inout [DatabaseValue], slot: TableLayout.Slot, layout: TableLayout
+    ) throws -> (value: DatabaseValue, action: DatabaseValue?) {
+        var assets: [Asset] = []
+        let stored = try ValueEncoding.encode(value, for: slot.field, in: layout.recordType.name, assets: &assets)
+        encoded[slot.column] = stored.value
+        if let action = slot.actionColumn { encoded[action] = stored.action ?? .null }
+        if slot.field.holdsReferences {
+            for reference in value.references {
+                try checkTarget(of: reference, field: slot.field, in: layout.recordType.name)
+            }
+        }
+        for asset in assets {
+            try storeAsset(asset)
+        }
+        return stored
+    }
+
+    /// A DELETE_SELF reference needs an existing target; a field that declares its referenced
+    /// type needs the target, when it exists, to be of that type.
+    private func checkTarget(of reference: Reference, field: FieldDefinition, in recordType: String) throws {
+        guard reference.action == .deleteSelf || field.referencedType != nil else { return }
+        let targetType = try knownRecordTypes[ExactText(reference.recordName)] ?? locate(reference.recordName)?.recordType
+        guard let targetType else {
+            guard reference.action != .deleteSelf else {
+                throw RecordError(
+                    .referenceViolation,
+                    "\(recordType).\(field.name) is a DELETE_SELF reference to '\(reference.recordName)', which does not exist; save that record first or use action NONE",
+                    recordType: recordType, field: field.name, recordName: reference.recordName
+                )
+            }
+            return
+        }
+        knownRecordTypes[ExactText(reference.recordName)] = targetType
+        if let expected = field.referencedType, expected != targetType {
+            throw RecordError(
+                .referenceViolation,
+                "\(recordType).\(field.name) references \(expected) records, but '\(reference.recordName)' is a \(targetType) record",
+                recordType: recordType, field: field.name, recordName: reference.recordName
+            )
+        }
+    }
+
+    private func storeAsset(_ asset: Asset) throws {
+        guard let content = asset.content else { return }
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO _assets(sha256, size, content) VALUES (?, ?, ?)")
+            .execute(arguments: [asset.sha256, asset.size, content])
+    }
+
+    /// The content of the asset with `sha256`, or `nil`.
+    public func assetContent(sha256: String) throws -> Data? {
+        try Data.fetchOne(db.cachedStatement(sql: "SELECT content FROM _assets WHERE sha256 = ?"), arguments: [sha256])
+    }
+
+    private func checkChangeTag(_ expected: String?, stored: String, type: String, name: String) throws {
+        guard let expected, expected != stored else { return }
+        throw RecordError(
+            .serverRecordChanged,
+            "\(type) '\(name)' was changed since change tag \(expected) (it is now \(stored)); fetch it again, reapply your change and retry",
+            recordType: type, recordName: name
+        )
+    }
+
+    // MARK: Locating
+
+    /// Where a stored record is.
+    struct Location {
+        var recordType: String
+        var rowID: Int64
+        var changeTag: String
+        var createdAt: Int64
+    }
+
+    /// Finds the record named `recordName`, in whichever table holds it, with one statement
+    /// (one unique-index probe per record type).
+    func locate(_ recordName: String) throws -> Location? {
+        try locate(recordName, sql: snapshot.locateAnywhereSQL)
+    }
+
+    /// Finds the record named `recordName` in any table but `layout`'s.
+    func locate(_ recordName: String, outside layout: TableLayout) throws -> Location? {
+        guard let sql = snapshot.locateOutsideSQL[layout.recordType.name] else { return nil }
+        return try locate(recordName, sql: sql)
+    }
+
+    /// Runs a locate statement (rows of layout index, `_rowid`, `_changeTag`, `_createdAt`),
+    /// reading its row in place rather than copying it.
+    private func locate(_ recordName: String, sql: String?) throws -> Location? {
+        guard let sql else { return nil }
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: [recordName])
+        return try withExtendedLifetime(rows) {
+            guard let row = try rows.next() else { return nil }
+            let layout = snapshot.storedLayouts[row[0]]
+            return Location(recordType: layout.recordType.name, rowID: row[1], changeTag: row[2], createdAt: row[3])
+        }
+    }
+
+    func forgetKnownRecordNames() {
+        knownRecordTypes.removeAll()
+    }
+}
+
+extension Value {
+    /// The references this value holds (itself, or a list's elements).
+    var references: [Reference] {
+        switch self {
+        case .reference(let reference): [reference]
+        case .list(let values): values.flatMap(\.references)
+        default: []
+        }
+    }
+}
+
+/// A transaction belongs to the closure it was given to and to the thread running it: it must
+/// not escape to another task.
+@available(*, unavailable)
+extension RecordTransaction: Sendable {}

@@ -1,0 +1,49 @@
+import Foundation
+import RecordKit
+import RecordQL
+
+extension JSONValue {
+    /// `value` in the JSON shapes the query language uses: INT64 and DOUBLE as numbers,
+    /// TIMESTAMP as ISO-8601 text, BYTES as base64, LOCATION as `{latitude, longitude}`, ASSET as
+    /// `{size, sha256}`, LIST as an array. A REFERENCE is `{recordName, name}`, `name` being the
+    /// referenced record's name as `names` gives it (`null` when it has none or is gone).
+    init(_ value: Value, names: (String) -> String?) {
+        switch value {
+        case .string(let text): self = .string(text)
+        case .int64(let number): self = .number(number)
+        case .double(let number): self = .number(number)
+        case .timestamp(let date): self = .string(Timestamp.format(date))
+        case .bytes(let data): self = .string(data.base64EncodedString())
+        case .reference(let reference):
+            self = .members(["recordName": .string(reference.recordName), "name": names(reference.recordName).map(JSONValue.string) ?? .null])
+        case .asset(let asset): self = .members(["size": .number(asset.size), "sha256": .string(asset.sha256)])
+        case .location(let location): self = .members(["latitude": .number(location.latitude), "longitude": .number(location.longitude)])
+        case .list(let values): self = .array(values.map { JSONValue($0, names: names) })
+        }
+    }
+
+    /// A record's system fields, then the fields of `recordType` in schema order (`null` when
+    /// unset).
+    init(_ record: Record, of recordType: RecordType, names: (String) -> String?) {
+        let system: [Member] = [
+            Member(key: "recordName", value: .string(record.recordName)),
+            Member(key: "recordType", value: .string(record.recordType)),
+            Member(key: "createdAt", value: record.createdAt.map { .string(Timestamp.format($0)) } ?? .null),
+            Member(key: "modifiedAt", value: record.modifiedAt.map { .string(Timestamp.format($0)) } ?? .null),
+            Member(key: "changeTag", value: record.changeTag.map(JSONValue.string) ?? .null),
+        ]
+        let fields = recordType.userFields.map { field in
+            Member(key: field.name, value: record[field.name].map { JSONValue($0, names: names) } ?? .null)
+        }
+        self = .object(system + fields)
+    }
+}
+
+extension JSONValue {
+    /// A failed command's document, shaped as a failed GraphQL response:
+    /// `{"errors":[{"message": …, "extensions": {"code": …}}]}`.
+    init(_ error: RecordError) {
+        let entry = JSONValue.members(["message": .string(error.sentence), "extensions": .members(["code": .string(error.code.rawValue)])])
+        self = .members(["errors": .array([entry])])
+    }
+}
