@@ -1,6 +1,16 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// The library targets let the compiler guard their public surface, as Hummingbird's do: a
+/// dependency appears in their API only where a file says `public import` (so GRDB, imported
+/// `internal`, can never leak into RecordKit's API), existentials are spelled `any`, and a file
+/// sees only the members of the modules it imports itself.
+let librarySettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
 let package = Package(
     name: "shop",
     platforms: [.macOS(.v15)],
@@ -20,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", exact: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
     targets: [
         .target(
@@ -28,13 +39,15 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            resources: [.embedInCode("Resources/shopping.ckdb")]
+            resources: [.embedInCode("Resources/shopping.ckdb")],
+            swiftSettings: librarySettings
         ),
         .target(name: "TestSupport", dependencies: ["RecordKit"], path: "Tests/TestSupport"),
         .testTarget(name: "RecordKitTests", dependencies: ["RecordKit", "TestSupport"], exclude: ["Fixtures"]),
         .target(
             name: "RecordQL",
-            dependencies: ["RecordKit", .product(name: "GraphQL", package: "GraphQL")]
+            dependencies: ["RecordKit", .product(name: "GraphQL", package: "GraphQL")],
+            swiftSettings: librarySettings
         ),
         .testTarget(name: "RecordQLTests", dependencies: ["RecordQL", "TestSupport", .product(name: "GraphQL", package: "GraphQL")]),
         .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
@@ -43,7 +56,9 @@ let package = Package(
             dependencies: [
                 "RecordKit", "RecordQL", "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ],
+            swiftSettings: librarySettings
         ),
         .target(
             name: "RecordService",
@@ -58,7 +73,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-            ]
+            ],
+            resources: [.embedInCode("Resources/openapi.yaml")]
         ),
         .testTarget(
             name: "RecordServiceTests",
@@ -72,7 +88,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .executableTarget(
             name: "shop-bench",
-            dependencies: ["RecordKit", "RecordQL", "CSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["RecordKit", "RecordQL", "CSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "GraphQL", package: "GraphQL")]
         ),
         .testTarget(name: "ShopBenchTests", dependencies: ["shop-bench", "shop", "TestSupport"]),
     ],
