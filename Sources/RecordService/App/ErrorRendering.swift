@@ -30,6 +30,8 @@ public enum ErrorRendering: Sendable {
         switch error {
         case let error as ServiceError:
             return error
+        case let error as CloudKitError:
+            return error.serviceError
         case let error as RecordError:
             return ServiceError(error)
         case let error as any HTTPResponseError where error.status == .contentTooLarge:

@@ -1,43 +1,13 @@
 import Foundation
+import HTTPTypes
 import RecordKit
 
 /// An error as CloudKit Web Services reports it: `{"uuid", "serverErrorCode", "reason"}` with the
 /// HTTP status CloudKit gives the code; in a non-atomic `records/modify`, the failed operation's
 /// `{"recordName", "recordType", "serverErrorCode", "reason"}` in its place.
 struct CloudKitError: Error, Sendable, Equatable {
-    /// CloudKit's `serverErrorCode` values this service returns.
-    enum Code: String, Sendable, CaseIterable {
-        case badRequest = "BAD_REQUEST"
-        case authenticationFailed = "AUTHENTICATION_FAILED"
-        case accessDenied = "ACCESS_DENIED"
-        case notFound = "NOT_FOUND"
-        case zoneNotFound = "ZONE_NOT_FOUND"
-        case conflict = "CONFLICT"
-        case exists = "EXISTS"
-        case validatingReferenceError = "VALIDATING_REFERENCE_ERROR"
-        case quotaExceeded = "QUOTA_EXCEEDED"
-        case authenticationRequired = "AUTHENTICATION_REQUIRED"
-        case throttled = "THROTTLED"
-        case internalError = "INTERNAL_ERROR"
-        case tryAgainLater = "TRY_AGAIN_LATER"
-
-        /// The HTTP status CloudKit answers the code with.
-        var status: Int {
-            switch self {
-            case .badRequest: 400
-            case .authenticationFailed: 401
-            case .accessDenied: 403
-            case .notFound, .zoneNotFound: 404
-            case .conflict, .exists: 409
-            case .validatingReferenceError: 412
-            case .quotaExceeded: 413
-            case .authenticationRequired: 421
-            case .throttled: 429
-            case .internalError: 500
-            case .tryAgainLater: 503
-            }
-        }
-    }
+    /// CloudKit's `serverErrorCode` values: the service's codes.
+    typealias Code = ServiceError.Code
 
     var code: Code
     /// What was wrong and, where it helps, what to do.
@@ -53,20 +23,20 @@ struct CloudKitError: Error, Sendable, Equatable {
         self.recordType = recordType
     }
 
-    var status: Int { code.status }
+    /// The HTTP status CloudKit answers the code with.
+    var status: Int { code.cloudKitStatus }
 
-    /// The engine's `error` with CloudKit's code for it. A failed create of a name that exists
-    /// is `EXISTS` (pass `creating: true`); every other stale change tag is `CONFLICT`.
+    /// The engine's `error` with CloudKit's code for it (the service's mapping). A failed create
+    /// of a name that exists is `EXISTS` (pass `creating: true`); every other stale change tag
+    /// is `CONFLICT`.
     init(_ error: RecordError, creating: Bool = false) {
-        let code: Code = switch error.code {
-        case .invalidArguments, .schemaViolation, .limitExceeded: .badRequest
-        case .unknownItem: .notFound
-        case .serverRecordChanged: creating ? .exists : .conflict
-        case .transactionConflict: .conflict
-        case .referenceViolation: .validatingReferenceError
-        case .internalError: .internalError
-        }
+        let code = creating && error.code == .serverRecordChanged ? .exists : ServiceError(error).code
         self.init(code, error.message, recordName: error.recordName, recordType: error.recordType)
+    }
+
+    /// The error as the service renders it at the edge.
+    var serviceError: ServiceError {
+        ServiceError(HTTPResponse.Status(code: status), code: code, reason)
     }
 
     /// The response body of a failed request: `{"reason", "serverErrorCode", "uuid"}`.
@@ -80,5 +50,29 @@ struct CloudKitError: Error, Sendable, Equatable {
         if let recordName { members["recordName"] = .string(recordName) }
         if let recordType { members["recordType"] = .string(recordType) }
         return .object(members)
+    }
+}
+
+extension ServiceError.Code: CaseIterable {
+    public static let allCases: [ServiceError.Code] = [
+        .badRequest, .authenticationFailed, .accessDenied, .notFound, .zoneNotFound, .conflict, .exists,
+        .validatingReferenceError, .quotaExceeded, .authenticationRequired, .throttled, .internalError, .tryAgainLater,
+    ]
+
+    /// The HTTP status CloudKit Web Services answers the code with.
+    var cloudKitStatus: Int {
+        switch self {
+        case .badRequest: 400
+        case .authenticationFailed: 401
+        case .accessDenied: 403
+        case .notFound, .zoneNotFound: 404
+        case .conflict, .exists: 409
+        case .validatingReferenceError: 412
+        case .quotaExceeded: 413
+        case .authenticationRequired: 421
+        case .throttled: 429
+        case .internalError: 500
+        case .tryAgainLater: 503
+        }
     }
 }

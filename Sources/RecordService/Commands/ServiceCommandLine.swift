@@ -8,12 +8,14 @@ import RecordKit
 /// touching anything, so the REPL starts as fast as without the service.
 public enum ServiceCommandLine {
     /// The first arguments that name a service command.
-    static let commandNames: Set<String> = ["serve", "token"]
+    static let commandNames: Set<String> = ["serve", "token", "schema"]
 
     /// Runs `arguments` (without the program name) when they name a service command, and returns
     /// the exit status; `nil` when they do not.
     public static func run(_ arguments: [String]) async -> Int32? {
         guard let first = arguments.first, commandNames.contains(first) else { return nil }
+        // `schema deploy` is the service's; every other `schema` command is the REPL's.
+        if first == "schema" && arguments.dropFirst().first != "deploy" { return nil }
         do {
             var command = try ServiceCommands.parseAsRoot(arguments)
             if var command = command as? any AsyncParsableCommand {
@@ -43,7 +45,7 @@ struct ServiceCommands: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "shop",
         abstract: "The record service: serve the data folder over HTTP and manage its tokens.",
-        subcommands: [ServeCommand.self, TokenCommand.self]
+        subcommands: [ServeCommand.self, TokenCommand.self, SchemaCommand.self]
     )
 }
 

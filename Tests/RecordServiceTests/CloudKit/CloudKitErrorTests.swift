@@ -25,7 +25,7 @@ import RecordKit
     }
 
     @Test func statusesAreCloudKits() {
-        let statuses = Dictionary(uniqueKeysWithValues: CloudKitError.Code.allCases.map { ($0.rawValue, $0.status) })
+        let statuses = Dictionary(uniqueKeysWithValues: CloudKitError.Code.allCases.map { ($0.rawValue, $0.cloudKitStatus) })
         #expect(statuses == [
             "BAD_REQUEST": 400, "AUTHENTICATION_FAILED": 401, "ACCESS_DENIED": 403, "NOT_FOUND": 404,
             "ZONE_NOT_FOUND": 404, "CONFLICT": 409, "EXISTS": 409, "VALIDATING_REFERENCE_ERROR": 412,

@@ -1,0 +1,255 @@
+import Foundation
+public import Hummingbird
+import RecordKit
+
+/// CloudKit Web Services for one database, under `/database/1/{container}/{environment}/{database}/`:
+/// `records/query`, `records/modify`, `records/lookup`, `zones/list`, `zones/lookup`,
+/// `users/current` and `assets/upload` with the upload and download URLs it hands out. Bodies
+/// are CloudKit's JSON as its clients send it; responses are `application/json`, errors
+/// `{"uuid", "serverErrorCode", "reason"}` with CloudKit's statuses.
+public struct CloudKitController: Sendable {
+    let writes: IdempotentWrites
+    let uploads = AssetUploads()
+
+    public init(writes: IdempotentWrites) {
+        self.writes = writes
+    }
+
+    /// Adds the routes to `group`, a group at the database path whose middleware resolved the
+    /// credential and the database.
+    public func addRoutes(to group: RouterGroup<ServiceRequestContext>) {
+        group.post("records/query", use: query)
+        group.post("records/modify", use: modify)
+        group.post("records/lookup", use: lookup)
+        group.get("zones/list", use: listZones)
+        group.post("zones/list", use: listZones)
+        group.post("zones/lookup", use: lookupZones)
+        group.get("users/current", use: currentUser)
+        group.post("assets/upload", use: requestUploads)
+        group.post("assets/upload/:token", use: upload)
+        group.get("assets/download/:checksum", use: download)
+    }
+
+    // MARK: Records
+
+    @Sendable func query(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        _ = try context.requirePrincipal()
+        let database = try context.requireDatabase()
+        let body = try await Self.body(of: request, context: context)
+        let assetURL = Self.assetURL(request, context: context)
+        let outcome = try await CloudKitStore(database: database.database).read { transaction -> Result<JSONValue, CloudKitError> in
+            do {
+                let query = try CloudKitQueryRequest(body, schema: transaction.schema)
+                let page = try transaction.page(query.query, after: query.continuationMarker)
+                let type = transaction.schema.recordType(named: query.query.recordType)
+                var response: [String: JSONValue] = [
+                    "records": .array(page.records.map { CloudKitRecord.encode($0, type: type, desiredKeys: query.desiredKeys, assetURL: assetURL) }),
+                ]
+                if let cursor = page.cursor { response["continuationMarker"] = .string(cursor) }
+                return .success(.object(response))
+            } catch let error as CloudKitError {
+                return .failure(error)
+            }
+        }
+        return Self.json(try outcome.get())
+    }
+
+    @Sendable func lookup(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        _ = try context.requirePrincipal()
+        let database = try context.requireDatabase()
+        let body = try await Self.body(of: request, context: context)
+        try CloudKitZone.requireDefault(body["zoneID"])
+        guard case .array(let entries)? = body["records"] else {
+            throw CloudKitError(.badRequest, "records/lookup needs a records array such as [{\"recordName\": \"L1\"}]")
+        }
+        var names: [String] = []
+        for (index, entry) in entries.enumerated() {
+            guard case .string(let name)? = entry["recordName"] else {
+                throw CloudKitError(.badRequest, "records[\(index)] needs a recordName")
+            }
+            names.append(name)
+        }
+        guard names.count <= CloudKitQueryRequest.maximumResults else {
+            throw CloudKitError(.badRequest, "a lookup names at most \(CloudKitQueryRequest.maximumResults) records; this one names \(names.count)")
+        }
+        let desiredKeys = try CloudKitQueryRequest.desiredKeys(body["desiredKeys"])
+        let requested = names
+        let assetURL = Self.assetURL(request, context: context)
+        let found = try await CloudKitStore(database: database.database).read { transaction in
+            let schema = transaction.schema
+            let records = try transaction.fetch(recordNames: requested)
+            let byName = Dictionary(records.map { ($0.recordName, $0) }, uniquingKeysWith: { first, _ in first })
+            return requested.map { name -> JSONValue in
+                guard let record = byName[name] else {
+                    return CloudKitError(.notFound, "there is no record named \(name.debugDescription)", recordName: name).operationResult
+                }
+                return CloudKitRecord.encode(record, type: schema.recordType(named: record.recordType), desiredKeys: desiredKeys, assetURL: assetURL)
+            }
+        }
+        return Self.json(.object(["records": .array(found)]))
+    }
+
+    @Sendable func modify(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let principal = try context.requireWriter()
+        let database = try context.requireDatabase()
+        let key = try IdempotencyKey.of(request)
+        let body = try await Self.body(of: request, context: context)
+        let modify = try CloudKitModifyRequest(body)
+        let store = CloudKitStore(database: database.database)
+        let storedTypes = try await store.recordTypes(of: modify.untypedRecordNames)
+        var schema = try await store.schema()
+        let additions = try CloudKitSchemaGrowth.additions(for: modify.operations, storedTypes: storedTypes, schema: schema)
+        if !additions.isEmpty {
+            if database.address.environment == .production, let refusal = CloudKitSchemaGrowth.refusal(additions) {
+                throw refusal
+            }
+            schema = try await store.apply(additions)
+        }
+        let uploads = self.uploads
+        let modification = try CloudKitModification(
+            modify, schema: schema, storedTypes: storedTypes,
+            uploads: { uploads.content(receipt: $0) }, assetURL: Self.assetURL(request, context: context)
+        )
+        let request = ["records/modify", body.serialized]
+        let apply: @Sendable (RecordTransaction) throws -> StoredResponse = { transaction in
+            let records = try modification.apply(in: transaction)
+            return StoredResponse(status: .ok, contentType: Self.contentType, body: JSONValue.object(["records": .array(records)]).serialized)
+        }
+        do {
+            guard let key else {
+                return try await database.database.write(apply).response(replayed: false)
+            }
+            // Stored with the writes, in the same transaction, as every API's writes are
+            // (``IdempotentWrites``); a batch of CloudKit operations needs the transaction
+            // itself (undoable steps, conditional deletes), so it runs as one closure.
+            let storedID = TransactionScope(principal).storedID(key.text)
+            return try await writes.inFlight.whileRunning(storedID) {
+                let (stored, isReplay) = try await BlockingWork.run { () throws(RecordError) in
+                    do {
+                        return try database.database.write(transactionID: storedID, request: request, apply)
+                    } catch {
+                        throw error as? RecordError ?? RecordError(wrapping: error)
+                    }
+                }
+                return stored.response(replayed: isReplay)
+            }
+        } catch let error as RecordError where error.code == .transactionConflict {
+            throw CloudKitError(.conflict, "the Idempotency-Key '\(key?.text ?? "")' was used for a different request; send a new key for a new request")
+        } catch let error as RecordError {
+            throw modification.failure(error)
+        }
+    }
+
+    // MARK: Zones and users
+
+    @Sendable func listZones(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        _ = try context.requirePrincipal()
+        _ = try context.requireDatabase()
+        return Self.json(.object(["zones": .array([CloudKitZone.defaultZone])]))
+    }
+
+    @Sendable func lookupZones(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        _ = try context.requirePrincipal()
+        _ = try context.requireDatabase()
+        let body = try await Self.body(of: request, context: context)
+        guard case .array(let zones)? = body["zones"] else {
+            throw CloudKitError(.badRequest, "zones/lookup needs a zones array such as [{\"zoneName\": \"_defaultZone\"}]")
+        }
+        let results = zones.map { zoneID -> JSONValue in
+            do {
+                try CloudKitZone.requireDefault(zoneID)
+                return CloudKitZone.defaultZone
+            } catch let error as CloudKitError {
+                return .object(["zoneID": zoneID, "serverErrorCode": .string(error.code.rawValue), "reason": .string(error.reason)])
+            } catch {
+                return .object(["zoneID": zoneID, "serverErrorCode": .string("INTERNAL_ERROR"), "reason": .string("\(error)")])
+            }
+        }
+        return Self.json(.object(["zones": .array(results)]))
+    }
+
+    @Sendable func currentUser(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        _ = try context.requireDatabase()
+        return Self.json(.object(["userRecordName": .string(CloudKitUser.recordName(of: principal))]))
+    }
+
+    // MARK: Assets
+
+    @Sendable func requestUploads(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        _ = try context.requireWriter()
+        let database = try context.requireDatabase()
+        let body = try await Self.body(of: request, context: context)
+        try CloudKitZone.requireDefault(body["zoneID"])
+        guard case .array(let requested)? = body["tokens"] else {
+            throw CloudKitError(.badRequest, "assets/upload needs a tokens array such as [{\"recordType\": \"Items\", \"fieldName\": \"photo\"}]")
+        }
+        let schema = try await CloudKitStore(database: database.database).schema()
+        var tokens: [JSONValue] = []
+        for (index, entry) in requested.enumerated() {
+            guard case .string(let recordType)? = entry["recordType"], case .string(let fieldName)? = entry["fieldName"] else {
+                throw CloudKitError(.badRequest, "tokens[\(index)] needs a recordType and a fieldName")
+            }
+            if let field = schema.recordType(named: recordType)?.field(named: fieldName), field.type != .asset, field.type != .list(.asset) {
+                throw CloudKitError(.badRequest, "tokens[\(index)]: \(recordType).\(fieldName) is \(field.type), not ASSET", recordType: recordType)
+            }
+            let recordName: String
+            switch entry["recordName"] {
+            case .string(let name)?: recordName = name
+            default: recordName = Record.generatedName()
+            }
+            let token = uploads.issueToken(recordName: recordName, recordType: recordType, fieldName: fieldName)
+            tokens.append(.object([
+                "recordName": .string(recordName), "fieldName": .string(fieldName),
+                "url": .string(Self.databaseURL(request, context: context) + "assets/upload/" + token),
+            ]))
+        }
+        return Self.json(.object(["tokens": .array(tokens)]))
+    }
+
+    @Sendable func upload(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        _ = try context.requireWriter()
+        _ = try context.requireDatabase()
+        let token = try context.parameters.require("token")
+        let content = try await request.body.collect(upTo: context.maxUploadSize)
+        return Self.json(try uploads.upload(Data(buffer: content), token: token).json)
+    }
+
+    @Sendable func download(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        _ = try context.requirePrincipal()
+        let database = try context.requireDatabase()
+        let checksum = try context.parameters.require("checksum")
+        let content = try await CloudKitStore(database: database.database).read { try $0.assetContent(sha256: checksum) }
+        guard let content else {
+            throw CloudKitError(.notFound, "there is no asset with checksum \(checksum)")
+        }
+        return Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: .init(byteBuffer: ByteBuffer(data: content)))
+    }
+
+    // MARK: Helpers
+
+    static let contentType = "application/json"
+
+    /// The request body as JSON; `BAD_REQUEST` when it is not.
+    static func body(of request: Request, context: ServiceRequestContext) async throws -> JSONValue {
+        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        return try JSONValue.parse(Data(buffer: buffer))
+    }
+
+    static func json(_ value: JSONValue) -> Response {
+        Response(status: .ok, headers: [.contentType: contentType], body: .init(byteBuffer: ByteBuffer(string: value.serialized)))
+    }
+
+    /// `http://HOST/database/1/{container}/{environment}/{database}/` of the request.
+    static func databaseURL(_ request: Request, context: ServiceRequestContext) -> String {
+        let host = request.head.authority ?? "localhost"
+        let parameters = context.parameters
+        return "http://\(host)/database/1/\(parameters.get("container") ?? "")/\(parameters.get("environment") ?? "")/\(parameters.get("database") ?? "")/"
+    }
+
+    /// The download URL of an asset, for responses to `request`.
+    static func assetURL(_ request: Request, context: ServiceRequestContext) -> @Sendable (Asset) -> String {
+        let base = databaseURL(request, context: context) + "assets/download/"
+        return { base + $0.sha256 }
+    }
+}

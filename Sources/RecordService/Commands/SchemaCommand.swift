@@ -1,0 +1,33 @@
+import ArgumentParser
+import RecordKit
+
+/// `shop schema deploy`: the service's one schema command (the REPL has the others).
+struct SchemaCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schema",
+        abstract: "Deploy the development environment's schema to production.",
+        subcommands: [Deploy.self]
+    )
+
+    struct Deploy: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Apply development's schema to production, additively; refuse, naming it, what is not additive.",
+            discussion: "Example: shop schema deploy --data ~/.local/share/shop"
+        )
+
+        @OptionGroup var data: DataOption
+
+        func run() async throws {
+            let folder = try data.folder()
+            let development = try RecordDatabase(path: folder.publicDatabasePath(.development))
+            let production = try RecordDatabase(path: folder.publicDatabasePath(.production))
+            let changes = try await SchemaDeployment.deploy(from: development, to: production)
+            if changes.isEmpty {
+                print("production already has development's schema")
+            }
+            for change in changes {
+                print(change.description)
+            }
+        }
+    }
+}
