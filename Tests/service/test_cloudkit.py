@@ -33,8 +33,8 @@ def modify(client, server, *operations, atomic=None, environment="development", 
     return post(client, server, "records/modify", document, environment, headers)
 
 
-def create(record_type, name, **fields):
-    return {"operationType": "create", "record": {"recordType": record_type, "recordName": name, "fields": {k: {"value": v} for k, v in fields.items()}}}
+def create(record_type, record_name, **fields):
+    return {"operationType": "create", "record": {"recordType": record_type, "recordName": record_name, "fields": {k: {"value": v} for k, v in fields.items()}}}
 
 
 def unique(prefix):
@@ -65,7 +65,7 @@ def grocery_list(client, server):
     list_name, items = unique("L"), [unique("I") for _ in range(3)]
     response = modify(
         client, server,
-        create("Lists", list_name, name="Groceries"),
+        create("Lists", list_name, name=unique("Groceries")),
         *[
             create("Items", item, name=title, list={"recordName": list_name, "action": "DELETE_SELF"})
             for item, title in zip(items, ["Milk", "Apples", "Bread"])
@@ -136,27 +136,27 @@ def test_query_errors(client, server):
 
 def test_every_operation_type_with_change_tags(client, server):
     name = unique("L")
-    created = modify(client, server, create("Lists", name, name="Hardware")).json()["records"][0]
+    created = modify(client, server, create("Lists", name, name=unique("Hardware"))).json()["records"][0]
     assert created["recordName"] == name and created["recordType"] == "Lists"
     tag = created["recordChangeTag"]
 
     updated = modify(client, server, {"operationType": "update", "record": {
-        "recordName": name, "recordChangeTag": tag, "fields": {"name": {"value": "Tools"}}}}).json()["records"][0]
-    assert updated["fields"]["name"]["value"] == "Tools" and updated["recordChangeTag"] != tag
+        "recordName": name, "recordChangeTag": tag, "fields": {"name": {"value": unique("Tools")}}}}).json()["records"][0]
+    assert updated["fields"]["name"]["value"].startswith("Tools") and updated["recordChangeTag"] != tag
     stale = modify(client, server, {"operationType": "update", "record": {
-        "recordName": name, "recordChangeTag": tag, "fields": {"name": {"value": "Lost"}}}})
+        "recordName": name, "recordChangeTag": tag, "fields": {"name": {"value": unique("Lost")}}}})
     expect_error(stale, 409, "CONFLICT")
 
     forced = modify(client, server, {"operationType": "forceUpdate", "record": {
-        "recordType": "Lists", "recordName": name, "fields": {"name": {"value": "Forced"}}}}).json()["records"][0]
+        "recordType": "Lists", "recordName": name, "fields": {"name": {"value": unique("Forced")}}}}).json()["records"][0]
     replaced = modify(client, server, {"operationType": "replace", "record": {
-        "recordType": "Lists", "recordName": name, "recordChangeTag": forced["recordChangeTag"], "fields": {"name": {"value": "Replaced"}}}}).json()["records"][0]
-    assert replaced["fields"] == {"name": {"type": "STRING", "value": "Replaced"}}
+        "recordType": "Lists", "recordName": name, "recordChangeTag": forced["recordChangeTag"], "fields": {"name": {"value": name}}}}).json()["records"][0]
+    assert replaced["fields"] == {"name": {"type": "STRING", "value": name}}
     expect_error(modify(client, server, {"operationType": "replace", "record": {
-        "recordType": "Lists", "recordName": name, "recordChangeTag": forced["recordChangeTag"], "fields": {"name": {"value": "Stale"}}}}), 409, "CONFLICT")
+        "recordType": "Lists", "recordName": name, "recordChangeTag": forced["recordChangeTag"], "fields": {"name": {"value": unique("Stale")}}}}), 409, "CONFLICT")
     force_replaced = modify(client, server, {"operationType": "forceReplace", "record": {
-        "recordType": "Lists", "recordName": name, "fields": {"name": {"value": "Again"}}}}).json()["records"][0]
-    assert force_replaced["fields"]["name"]["value"] == "Again"
+        "recordType": "Lists", "recordName": name, "fields": {"name": {"value": "Again " + name}}}}).json()["records"][0]
+    assert force_replaced["fields"]["name"]["value"] == "Again " + name
 
     expect_error(modify(client, server, {"operationType": "delete", "record": {"recordName": name, "recordChangeTag": tag}}), 409, "CONFLICT")
     deleted = modify(client, server, {"operationType": "delete", "record": {
@@ -165,14 +165,14 @@ def test_every_operation_type_with_change_tags(client, server):
     expect_error(modify(client, server, {"operationType": "forceDelete", "record": {"recordName": name}}), 404, "NOT_FOUND")
 
     other = unique("L")
-    modify(client, server, {"operationType": "forceReplace", "record": {"recordType": "Lists", "recordName": other, "fields": {"name": {"value": "Other"}}}})
+    modify(client, server, {"operationType": "forceReplace", "record": {"recordType": "Lists", "recordName": other, "fields": {"name": {"value": unique("Other")}}}})
     gone = modify(client, server, {"operationType": "forceDelete", "record": {"recordName": other, "recordChangeTag": "stale"}}).json()
     assert gone["records"][0]["recordType"] == "Lists"
 
 
 def test_create_of_an_existing_name_is_exists_and_a_missing_target_is_412(client, server, grocery_list):
     list_name, _ = grocery_list
-    expect_error(modify(client, server, create("Lists", list_name, name="Again")), 409, "EXISTS")
+    expect_error(modify(client, server, create("Lists", list_name, name=unique("Again"))), 409, "EXISTS")
     ghost = create("Items", unique("I"), name="Ghost", list={"recordName": unique("missing"), "action": "DELETE_SELF"})
     expect_error(modify(client, server, ghost), 412, "VALIDATING_REFERENCE_ERROR")
 
@@ -180,7 +180,7 @@ def test_create_of_an_existing_name_is_exists_and_a_missing_target_is_412(client
 def test_an_atomic_batch_is_all_or_nothing(client, server, grocery_list):
     list_name, _ = grocery_list
     fresh = unique("L")
-    response = modify(client, server, create("Lists", fresh, name="New"), create("Lists", list_name, name="Dup"))
+    response = modify(client, server, create("Lists", fresh, name=unique("New")), create("Lists", list_name, name=unique("Dup")))
     expect_error(response, 409, "EXISTS")
     lookup = post(client, server, "records/lookup", {"records": [{"recordName": fresh}]}).json()
     assert lookup["records"][0]["serverErrorCode"] == "NOT_FOUND"
@@ -189,7 +189,7 @@ def test_an_atomic_batch_is_all_or_nothing(client, server, grocery_list):
 def test_a_non_atomic_batch_reports_failures_in_place(client, server, grocery_list):
     list_name, _ = grocery_list
     fresh = unique("L")
-    response = modify(client, server, create("Lists", fresh, name="New"), create("Lists", list_name, name="Dup"), atomic=False)
+    response = modify(client, server, create("Lists", fresh, name=unique("New")), create("Lists", list_name, name=unique("Dup")), atomic=False)
     assert response.status_code == 200, response.text
     first, second = response.json()["records"]
     assert first["recordName"] == fresh and "serverErrorCode" not in first
@@ -207,13 +207,13 @@ def test_deleting_a_list_deletes_its_items(client, server, grocery_list):
 
 def test_modify_with_an_idempotency_key_is_replayed_and_a_reused_key_conflicts(client, server):
     key = str(uuid.uuid4())
-    operation = create("Lists", unique("L"), name="Once")
+    operation = create("Lists", unique("L"), name=unique("Once"))
     first = modify(client, server, operation, headers={"Idempotency-Key": key})
     again = modify(client, server, operation, headers={"Idempotency-Key": key})
     assert first.status_code == again.status_code == 200
     assert again.headers["idempotent-replayed"] == "true"
     assert again.content == first.content
-    other = modify(client, server, create("Lists", unique("L"), name="Other"), headers={"Idempotency-Key": key})
+    other = modify(client, server, create("Lists", unique("L"), name=unique("Other")), headers={"Idempotency-Key": key})
     expect_error(other, 409, "CONFLICT")
 
 
@@ -272,7 +272,7 @@ def test_an_uploaded_asset_is_saved_in_a_record_and_downloaded(client, server):
 def test_production_refuses_unknown_fields_until_the_schema_is_deployed(client, server, data_folder):
     field = "note" + uuid.uuid4().hex[:6]
     name = unique("L")
-    operation = {"operationType": "create", "record": {"recordType": "Lists", "recordName": name, "fields": {"name": {"value": "Noted"}, field: {"value": "x"}}}}
+    operation = {"operationType": "create", "record": {"recordType": "Lists", "recordName": name, "fields": {"name": {"value": name}, field: {"value": "x"}}}}
     refused = expect_error(modify(client, server, operation, environment="production"), 400, "BAD_REQUEST")
     assert f"Lists.{field}" in refused["reason"]
     assert modify(client, server, operation).status_code == 200  # development adds the field
@@ -292,7 +292,7 @@ def test_credentials_and_paths(server, admin_token, data_folder):
     expect_error(httpx.post(url, content=query), 401, "AUTHENTICATION_FAILED")
     api = create_token(data_folder, "--api")
     assert httpx.post(url, content=query, headers={"Authorization": f"Bearer {api}"}).status_code == 200
-    writes = body({"operations": [create("Lists", unique("L"), name="No")]})
+    writes = body({"operations": [create("Lists", unique("L"), name=unique("No"))]})
     expect_error(httpx.post(f"{server.database_url()}/records/modify", content=writes, headers={"Authorization": f"Bearer {api}"}), 403, "ACCESS_DENIED")
     other = f"{server.database_url(container='iCloud.other')}/records/query"
     expect_error(httpx.post(other, content=query, headers={"Authorization": f"Bearer {admin_token}"}), 404, "NOT_FOUND")
