@@ -39,7 +39,10 @@ extension Bench {
             repetitions: sizes.repetitions,
             engine: Timing.Side(prepare: {
                 try self.removeDatabase(engineTarget)
-                try FileManager.default.copyItem(atPath: template, toPath: engineTarget)
+                // The template is still open: what it wrote may be in its -wal file still.
+                for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: template + suffix) {
+                    try FileManager.default.copyItem(atPath: template + suffix, toPath: engineTarget + suffix)
+                }
             }) { try shop.run(["--db", engineTarget, "-e", "import Items \(file)"]) },
             raw: Timing.Side(prepare: { try self.removeDatabase(rawTarget) }) { try sqlite3.run(["-bail", rawTarget], input: rawScript) }
         )
