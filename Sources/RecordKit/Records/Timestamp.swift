@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// TIMESTAMP conversions: stored as integer milliseconds since 1970, shown as ISO-8601.
 public enum Timestamp {

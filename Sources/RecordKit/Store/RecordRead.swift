@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One read of a ``RecordStore/read(_:atSchemaVersion:)`` unit.
 public enum RecordRead: Sendable, Hashable {

@@ -76,10 +76,11 @@ final class ProjectionBuilder {
         case nil:
             break
         }
-        throw GraphQLFailure(
-            .schemaViolation, "\(recordType.name) has no field '\(field.name)'; add it with: schema add-field \(recordType.name) \(field.name) <TYPE>",
-            at: [field.node], path: path
+        let missing = RecordError(
+            .schemaViolation, "\(recordType.name) has no field '\(field.name)'", recordType: recordType.name, field: field.name,
+            reason: .unknownField, remedy: .addField(recordType: recordType.name, field: field.name, type: nil)
         )
+        throw GraphQLFailure(missing, at: field.node, path: path, stage: .validation)
     }
 
     /// A schema field: its value, or the parts or referenced records its sub-selection asks for.

@@ -1,4 +1,4 @@
-import RecordKit
+public import RecordKit
 
 extension GraphQLNameMap {
     /// The names of `schema`'s stored record types, clashes resolved as ``GraphQLNameMap`` says.

@@ -1,4 +1,5 @@
 import GraphQL
+import OrderedCollections
 import RecordKit
 
 /// Builds the GraphQLSwift schema of a RecordKit schema, as ``RecordQLSchema`` describes it.

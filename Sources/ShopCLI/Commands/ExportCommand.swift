@@ -1,3 +1,4 @@
+import RecordQL
 import ArgumentParser
 import Foundation
 import RecordKit

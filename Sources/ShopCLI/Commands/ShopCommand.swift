@@ -1,7 +1,7 @@
 import ArgumentParser
 import RecordKit
 
-/// A command of the `shop` language (DESIGN.md §7), typed at the prompt, given with `-e` or
+/// A command of the `shop` language (the README lists them), typed at the prompt, given with `-e` or
 /// read from a script: each is a swift-argument-parser command, so all three share one
 /// definition and one help text.
 protocol ShopCommand: ParsableCommand {

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// Compiles a ``Projection`` into a SQLite expression building one JSON object per record, with
 /// nested references and referring records. Pure: schema in, SQL out.

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// A query compiled to one SQL statement with its bound arguments.
 struct CompiledQuery: Sendable {

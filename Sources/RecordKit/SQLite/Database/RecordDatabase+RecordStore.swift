@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// ``RecordStore`` on SQLite: every unit of work is one transaction of the async twins of
 /// ``RecordDatabase/read(_:)-(@Sendable(RecordTransaction)->T)`` and

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// JSON queries: the response is built inside SQLite, one statement per call.
 extension RecordTransaction {
