@@ -35,7 +35,7 @@ public enum Shop {
         do {
             let path = try DatabaseLocation.path(option: options.db, environment: environment)
             session = ShopSession(
-                database: try RecordDatabase(path: path), console: console, printsJSON: options.json, keepsGoing: options.keepGoing,
+                database: options.readOnly ? try RecordDatabase.readOnly(path: path) : try RecordDatabase(path: path), console: console, printsJSON: options.json, keepsGoing: options.keepGoing,
                 style: TextStyle.forStream(isTerminal: console.outputIsTerminal, environment: environment),
                 errorStyle: errorStyle,
                 pager: Pager.make(environment: environment, enabled: console.outputIsTerminal && !options.noPager),
@@ -45,7 +45,7 @@ public enum Shop {
             console.writeError("\(errorStyle.errorLabel("error:")) \(error)\n")
             return 1
         }
-        if let refusal = session.store.adoptShoppingRules() {
+        if !options.readOnly, let refusal = session.store.adoptShoppingRules() {
             console.writeError("warning: the shopping rules (unique, non-empty list and item names) are not enforced on this database yet: \(refusal.message)\n")
         }
         if handlesSIGINT { session.interruption.installForSIGINT(database: session.database) }
@@ -60,7 +60,12 @@ public enum Shop {
             return await InteractiveLoop(session: session, environment: environment).run()
         }
         let lines = StandardInput.lines(beforeWaiting: console.flush)
-        return exitStatus(of: await ScriptRunner.run(lines: lines, name: "<stdin>", in: session))
+        let result = await ScriptRunner.run(lines: lines, name: "<stdin>", in: session)
+        if let refusal = lines.encodingError, let line = lines.invalidLine {
+            session.reportError(refusal.description, prefix: "<stdin>:\(line): ")
+            return result.interrupted ? interruptedStatus : 1
+        }
+        return exitStatus(of: result)
     }
 
     /// Exit status after Ctrl-C stopped a script: the shell's for a process ended by SIGINT

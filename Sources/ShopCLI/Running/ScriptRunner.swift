@@ -145,6 +145,6 @@ struct ScriptRunner {
         if let location = error.location, !location.lineText.isEmpty {
             details = location.excerpt.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n") + "\n"
         }
-        session.reportError(error.description, prefix: name.map { "\($0):\(line): " } ?? "", details: details)
+        session.reportError(error.shownDescription, prefix: name.map { "\($0):\(line): " } ?? "", details: details)
     }
 }

@@ -1,5 +1,5 @@
 public import RecordKit
-public import RecordQL
+import RecordQL
 
 /// What commands act on: one open database, the query-language engine (built on first use, so
 /// a command that needs no GraphQL never pays for its schema), and how to print.

@@ -95,7 +95,7 @@ extension RecordDatabase {
     }
 
     private static func unknownTransaction(_ id: String) -> RecordError {
-        RecordError(.unknownItem, "there is no stored transaction '\(id)'; list them with: transactions")
+        RecordError(.unknownItem, "there is no stored transaction '\(id)'", reason: .unknownTransaction, remedy: .listTransactions)
     }
 }
 

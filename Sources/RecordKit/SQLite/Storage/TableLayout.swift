@@ -66,8 +66,9 @@ final class TableLayout: Sendable {
         if let slot = slotsByName[name] { return slot }
         throw RecordError(
             .schemaViolation,
-            "\(recordType.name) has no field '\(name)'; add it with: schema add-field \(recordType.name) \(name) <TYPE>",
-            recordType: recordType.name, field: name
+            "\(recordType.name) has no field '\(name)'",
+            recordType: recordType.name, field: name,
+            reason: .unknownField, remedy: .addField(recordType: recordType.name, field: name, type: nil)
         )
     }
 
