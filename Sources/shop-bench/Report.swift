@@ -11,6 +11,21 @@ enum Report {
             let ratio = result.ratio.map { String(format: "%.2fx", $0) } ?? "—"
             return [result.workload, engine, raw, ratio, result.budgetText, result.passes ? "PASS" : "FAIL"]
         }
+        return markdown(header: header, rows: rows, machine: machine)
+    }
+
+    /// The service rows: shop serve beside the peers (and the engine in process for writes).
+    static func serviceTable(_ results: [ServiceResult], machine: String) -> String {
+        let header = ["workload", "shop serve", "PocketBase", "datasette-graphql", "engine in process", "ratio", "budget", ""]
+        let rows = results.map { result -> [String] in
+            let figures = [result.shop, result.pocketBase, result.datasette, result.engine].map { $0.map(result.format) ?? "—" }
+            return [result.workload] + figures + [result.ratio.map { String(format: "%.2fx", $0) } ?? "—", result.budgetText, result.verdict]
+        }
+        return markdown(header: header, rows: rows, machine: machine)
+    }
+
+    /// A Markdown table with padded columns, under the machine's description.
+    private static func markdown(header: [String], rows: [[String]], machine: String) -> String {
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
             "| " + cells.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: " | ") + " |"
@@ -19,14 +34,16 @@ enum Report {
         return ([machine, "", line(header), separator] + rows.map(line)).joined(separator: "\n")
     }
 
-    static func json(_ results: [Result], machine: String) throws -> String {
-        struct Document: Encodable {
-            var machine: String
-            var results: [Result]
-        }
+    static func json<Row: Encodable>(_ results: [Row], machine: String) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        return String(decoding: try encoder.encode(Document(machine: machine, results: results)), as: UTF8.self)
+        return String(decoding: try encoder.encode(ReportDocument(machine: machine, results: results)), as: UTF8.self)
+    }
+
+    /// The 1, 5 and 15-minute load averages, as /proc/loadavg has them.
+    static func loadAverage() -> String {
+        let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+        return text.split(separator: " ").prefix(3).joined(separator: " ")
     }
 
     /// Cores, memory and SQLite version of this machine.
@@ -40,4 +57,10 @@ enum Report {
         #endif
         return String(format: "machine: %d cores, %.0f GiB memory, SQLite %@, %@", cores, memory, sqliteVersion, build)
     }
+}
+
+/// What `--json` prints: the machine and the rows.
+private struct ReportDocument<Row: Encodable>: Encodable {
+    var machine: String
+    var results: [Row]
 }
