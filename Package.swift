@@ -24,7 +24,7 @@ let package = Package(
             ],
             resources: [.embedInCode("Resources/shopping.ckdb")]
         ),
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["RecordKit"], path: "Tests/TestSupport"),
         .testTarget(name: "RecordKitTests", dependencies: ["RecordKit", "TestSupport"], exclude: ["Fixtures"]),
         .target(
             name: "RecordQL",

@@ -28,7 +28,7 @@ struct CommandScript {
 
     private func itemLine(_ index: Int) -> ItemLine {
         func item(_ index: Int) -> (list: String, name: String) {
-            (DataSet.listName(index % listCount), "\(DataSet.itemName(index)) \(index)")
+            (DataSet.listName(index % listCount), DataSet.itemName(index))
         }
         if index % 3 == 2 {
             let previous = item(index - 1)

@@ -20,7 +20,7 @@ struct CKDBParserErrorTests {
              line: 3, column: 9, message: "expected '(' after RECORD TYPE Items but found 'name'"),
         Case(name: "missing closing paren", lines: ["DEFINE SCHEMA", "RECORD TYPE Items (", "    name STRING", ";"],
              line: 4, column: 1,
-             message: "expected QUERYABLE, SEARCHABLE, SORTABLE, ',' or ')' after field 'name' but found ';'"),
+             message: "expected QUERYABLE, SEARCHABLE, SORTABLE, NOT EMPTY, ',' or ')' after field 'name' but found ';'"),
         Case(name: "unknown type", lines: ["DEFINE SCHEMA", "RECORD TYPE Items (", "    name     STRIN QUERYABLE", ");"],
              line: 3, column: 14,
              message: "expected a field type (STRING, INT64, DOUBLE, NUMBER, TIMESTAMP, BYTES, REFERENCE, ASSET, LOCATION or LIST<…>) but found 'STRIN'"),

@@ -11,12 +11,14 @@ struct CKDBPrinterTests {
             DEFINE SCHEMA
 
                 RECORD TYPE Items (
-                    name            STRING QUERYABLE SORTABLE,
-                    list            REFERENCE QUERYABLE // references Lists
+                    name            STRING QUERYABLE SORTABLE NOT EMPTY,
+                    list            REFERENCE QUERYABLE, // references Lists
+                    UNIQUE (list, name)
                 );
 
                 RECORD TYPE Lists (
-                    name            STRING QUERYABLE SEARCHABLE SORTABLE
+                    name            STRING QUERYABLE SEARCHABLE SORTABLE NOT EMPTY,
+                    UNIQUE (name)
                 );
 
             """)

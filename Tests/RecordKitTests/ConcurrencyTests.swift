@@ -36,7 +36,7 @@ import Testing
             for worker in 0..<8 {
                 group.addTask {
                     for index in 0..<25 {
-                        try db.save(Shopping.item("W\(worker)-\(index)", "Item \(index)", in: "L1"))
+                        try db.save(Shopping.item("W\(worker)-\(index)", "Item \(worker)-\(index)", in: "L1"))
                         _ = try db.records(matching: Shopping.itemsOf("L1"))
                     }
                 }

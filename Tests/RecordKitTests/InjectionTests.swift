@@ -67,7 +67,7 @@ import Testing
     func sqlKeywordsAreOrdinaryNames(name: String) throws {
         let db = try RecordDatabase.inMemory()
         try db.addField(FieldDefinition(name, .string, flags: [.queryable, .sortable]), to: "Lists")
-        try db.save(Record("Lists", recordName: "L1", fields: [name: .string("x")]))
+        try db.save(Record("Lists", recordName: "L1", fields: ["name": .string("Groceries"), name: .string("x")]))
         let query = Query("Lists", predicate: PredicateField(name) == "x", sort: [SortDescriptor(name)])
         #expect(try db.records(matching: query).recordNames == ["L1"])
         if !name.lowercased().hasPrefix("sqlite_") {

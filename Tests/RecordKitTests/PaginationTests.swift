@@ -11,7 +11,7 @@ import Testing
         try db.addField(FieldDefinition("number", .int64, flags: [.queryable, .sortable]), to: "Items")
         try db.save(Shopping.list("L1", "Groceries"))
         try db.modify((0..<10_000).map { index in
-            var item = Shopping.item("I\(index)", "Item", in: "L1")
+            var item = Shopping.item("I\(index)", "Item \(index)", in: "L1")
             if index % 11 != 0 { item["number"] = .int64(Int64(index % 7)) }
             return .create(item)
         })

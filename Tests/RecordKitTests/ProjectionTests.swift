@@ -5,8 +5,9 @@ import Testing
 
 /// JSON built inside SQLite for a projection: encodings, nesting, one statement.
 @Suite struct ProjectionTests {
+    /// The shopping schema without its rules, so that items may share a name (ties).
     static func shop(trace: (@Sendable (String) -> Void)? = nil) throws -> RecordDatabase {
-        let db = try RecordDatabase.inMemory(trace: trace)
+        let db = try RecordDatabase.inMemory(bootstrap: Shopping.schemaWithoutRules, trace: trace)
         try db.addField(FieldDefinition("number", .int64, flags: [.queryable, .sortable]), to: "Items")
         try db.modify([
             .create(Shopping.list("L1", "Groceries")),

@@ -141,7 +141,7 @@ import Testing
     }
 
     @Test func iteratingAWholeResultStreamsEveryRecord() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: Shopping.schemaWithoutRules)
         try db.save(Shopping.list("L1", "Groceries"))
         try db.modify((0..<3000).map { .create(Shopping.item(String(format: "I%05d", $0), "Item \($0 % 7)", in: "L1")) })
         var seen = 0

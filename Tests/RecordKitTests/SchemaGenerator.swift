@@ -29,15 +29,21 @@ struct SchemaGenerator {
             let type = fieldType()
             let encrypted = Self.encryptable.contains(type.elementType ?? type) && int(0...3) == 0
             fields.insert(
-                FieldDefinition(fieldName, type, flags: encrypted ? [] : flags(), isEncrypted: encrypted),
+                FieldDefinition(fieldName, type, flags: encrypted ? [] : flags(), isEncrypted: encrypted, isRequired: int(0...3) == 0),
                 at: int(0...fields.count)
             )
+        }
+        let comparable = fields.filter { $0.systemField == nil && $0.isIndexableScalar }.map(\.name)
+        var uniqueConstraints: [UniqueConstraint] = []
+        for _ in 0..<int(0...2) where !comparable.isEmpty {
+            let constraint = UniqueConstraint(pick(from: comparable, count: int(1...3)))
+            if !uniqueConstraints.contains(where: { Set($0.fields) == Set(constraint.fields) }) { uniqueConstraints.append(constraint) }
         }
         let grantees = ["_creator", "_icloud", "_world"] + roles
         let grants = (0..<int(0...4)).map { _ in
             Grant(pick(from: Grant.Permission.allCases, count: int(1...3)), to: grantees[int(0...grantees.count - 1)])
         }
-        return RecordType(name, fields: fields, grants: grants)
+        return RecordType(name, fields: fields, grants: grants, uniqueConstraints: uniqueConstraints)
     }
 
     private mutating func fieldType() -> FieldType {
@@ -73,6 +79,7 @@ struct SchemaGenerator {
     private static let fieldNames = [
         "name", "Name", "list", "from", "to", "GRANT", "order", "timestamp", "role", "x",
         "exactlyFifteenC", "sixteenCharsLong", "aFieldNameLongerThanTheColumn_1", "CD_entityName",
+        "unique", "NOT", "EMPTY",
     ]
     private static let primitives: [FieldType] = [
         .string, .int64, .double, .number(preferred: nil), .number(preferred: .int64),

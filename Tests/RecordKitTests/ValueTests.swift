@@ -79,9 +79,10 @@ import Testing
 
     @Test func updatingWithNilRemovesAValue() throws {
         let db = try RecordDatabase.inMemory()
-        try db.save(Shopping.list("L1", "Groceries"))
-        let updated = try db.update(recordType: "Lists", recordName: "L1", fields: ["name": nil])
-        #expect(updated["name"] == nil)
+        try db.addField(FieldDefinition("note", .string), to: "Lists")
+        try db.save(Record("Lists", recordName: "L1", fields: ["name": .string("Groceries"), "note": .string("weekly")]))
+        let updated = try db.update(recordType: "Lists", recordName: "L1", fields: ["note": nil])
+        #expect(updated["note"] == nil)
         #expect(updated.createdAt != nil && updated.modifiedAt != nil)
     }
 }

@@ -46,9 +46,9 @@ struct DocumentShapeTests {
     @Test func aBadLiteralInASharedShapeIsLocatedInItsOwnText() async throws {
         let shop = try EngineFixture(bootstrap: try TestSchemas.shoppingWithNumber())
         await shop.createList("L1", "Groceries", items: [])
-        _ = await shop.data(#"mutation { a: createItems(recordName: "I1", fields: {number: 1}) { number } }"#)
+        _ = await shop.data(#"mutation { a: createItems(recordName: "I1", fields: {number: 1, name: "A"}) { number } }"#)
         let validations = shop.engine.documents.validationCount
-        let text = "mutation {\n  a: createItems(recordName: \"I2\",\n    fields: {number: 99999999999999999999}) { number } }"
+        let text = "mutation {\n  a: createItems(recordName: \"I2\",\n    fields: {number: 99999999999999999999, name: \"B\"}) { number } }"
         let error = try await shop.error(text)
         #expect(error.code == .invalidArguments)
         #expect(error.locations == [GraphQLResponseError.Location(line: 3, column: 22)], "\(error)")

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import GraphQL
 import RecordKit
@@ -8,7 +9,7 @@ import Testing
 struct EnginePaginationTests {
     /// 23 items over 4 names, so pages end in the middle of runs of equal names.
     static func shopWithTies() async throws -> EngineFixture {
-        let shop = try EngineFixture()
+        let shop = try EngineFixture(bootstrap: try Schema.shopping.withoutRules)
         let names = ["Apples", "Bread", "Bread", "Bread", "Cheese", "Cheese", "Milk"]
         await shop.createList("L1", "Groceries", items: (0..<23).map { (String(format: "I%02d", $0), names[$0 % names.count]) })
         return shop

@@ -82,8 +82,8 @@ struct EngineSelectionTests {
         #expect(schema == #"{"data":{"__schema":{"mutationType":{"name":"Mutation"}}}}"#)
     }
 
-    @Test func theSchemaPrintsAsSDL() throws {
-        let sdl = try shop.engine.schemaDefinitionLanguage()
+    @Test func theSchemaPrintsAsSDL() async throws {
+        let sdl = try await shop.engine.schemaDefinitionLanguage()
         #expect(sdl.contains("type Items implements Record"))
         #expect(sdl.contains("directive @transaction(id: String!) on MUTATION"))
     }

@@ -117,8 +117,8 @@ struct ReferenceExecutorTests {
             variableValues: ["tag": tag]
         )
         #expect(stale.errors.first?.message.hasPrefix("serverRecordChanged") == true)
-        _ = try await run(#"mutation { updateItems(recordName: "I3", fields: {name: null}) { name } }"#)
-        #expect(try database.fetch(recordName: "I3")?["name"] == nil)
+        _ = try await run(#"mutation { updateItems(recordName: "I3", fields: {list: null}) { name } }"#)
+        #expect(try database.fetch(recordName: "I3")?["list"] == nil)
     }
 
     @Test func numberAddedLaterIsAnInt64Number() async throws {

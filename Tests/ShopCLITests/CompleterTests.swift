@@ -21,6 +21,8 @@ import Testing
         ("items 'Corner sh", "'Corner sh", ["'Corner shop'"]),
         ("items \"Corner st", "\"Corner st", ["\"Corner store\""]),
         ("item delete Groceries M", "M", ["Milk"]),
+        ("item show Groceries B", "B", ["Bread"]),
+        ("help gr", "gr", ["graphql"]),
         ("item set Groceries Milk nu", "nu", ["number="]),
         ("item add Groceries Eggs ", "", ["name=", "list=", "number="]),
         ("items Groceries --", "--", ["--sort", "--where"]),

@@ -45,9 +45,9 @@ import Testing
         Case("item delete Groceries Caviar", "unknownItem", "list 'Groceries' has no item named 'Caviar'"),
         Case("item set Groceries Caviar name=Roe", "unknownItem", "list 'Groceries' has no item named 'Caviar'"),
         Case("item delete 'Corner shop' Milk", "unknownItem", "list 'Corner shop' has no item named 'Milk'"),
-        Case("list add Groceries", "invalidArguments", "there is already a list named 'Groceries'"),
-        Case("list rename 'Corner shop' Groceries", "invalidArguments", "there is already a list named 'Groceries'"),
-        Case("item add Groceries Milk", "invalidArguments", "list 'Groceries' already has an item named 'Milk'"),
+        Case("list add Groceries", "schemaViolation", "there is already a list named 'Groceries'"),
+        Case("list rename 'Corner shop' Groceries", "schemaViolation", "there is already a list named 'Groceries'"),
+        Case("item add Groceries Milk", "schemaViolation", "list 'Groceries' already has an item named 'Milk'"),
         Case("item add Groceries Eggs number=2", "schemaViolation", "Items has no field 'number'; add it with: schema add-field Items number INT64"),
         Case("item add Groceries Eggs nme=x", "schemaViolation", "Items has no field 'nme' (did you mean 'name'?)"),
         Case("item add Groceries Eggs number", "invalidArguments", "expected FIELD=VALUE, got 'number'"),
@@ -77,6 +77,11 @@ import Testing
         Case("explain", "invalidArguments", "explain needs a query"),
         Case("explain lists", "invalidArguments", "explain cannot explain 'lists'; it takes: items LIST [options], or a GraphQL query"),
         Case("explain items Nowhere", "unknownItem", "there is no list named 'Nowhere'"),
+        Case("items groceries", "unknownItem", "there is no list named 'groceries'; did you mean 'Groceries'?"),
+        Case("list delete 'corner SHOP'", "unknownItem", "did you mean 'Corner shop'?"),
+        Case("item delete Groceries milk", "unknownItem", "list 'Groceries' has no item named 'milk'; did you mean 'Milk'?"),
+        Case(#"mutation { createLists(fields: {name: "Groceries"}) { name } }"#, "schemaViolation", "Lists declares UNIQUE (name)"),
+        Case(#"mutation { createLists(fields: {name: ""}) { name } }"#, "schemaViolation", "Lists.name is NOT EMPTY"),
         Case("help frob", "invalidArguments", "unknown command 'frob'"),
         Case("help list frob", "invalidArguments", "unknown command 'list frob'"),
         Case("{ Lists { name }", "invalidArguments", "unbalanced GraphQL"),
@@ -95,6 +100,36 @@ import Testing
         #expect(run.errors.hasPrefix("error: \(failure.code.map { $0 + ": " } ?? "")"), "\(run.errors)")
         #expect(failure.message.isEmpty || run.errors.contains(failure.message), "\(run.errors)")
         #expect(try sandbox.contents() == before)
+    }
+
+    /// A REFERENCE field set with FIELD=VALUE finds its target by name, as list= does, or by
+    /// recordName, and refuses one that does not exist instead of storing a dangling reference.
+    @Test func referenceFieldsAreSetByTheTargetsNameAndNeverDangle() async throws {
+        let sandbox = Sandbox()
+        let setup = await shop([
+            "--db", sandbox.database, "-e", "list add Groceries", "-e", "item add Groceries Paint",
+            "-e", "schema add-type Stores", "-e", "schema add-field Stores name STRING QUERYABLE",
+            "-e", "schema add-field Items store 'REFERENCE(Stores)'", "-e", "schema add-field Items seen REFERENCE",
+            "-e", #"mutation { createStores(recordName: "S1", fields: {name: "Bauhaus"}) { recordName } }"#,
+        ])
+        try #require(setup.status == 0, "\(setup.errors)")
+        let before = try sandbox.contents()
+        for (command, message) in [
+            ("item set Groceries Paint store=Obi", "Items.store references no Stores record named 'Obi' (by name or recordName); create it first"),
+            ("item add Groceries Nails store=Obi", "Items.store references no Stores record named 'Obi'"),
+            ("item set Groceries Paint seen=nowhere", "Items.seen references no record named 'nowhere'"),
+        ] {
+            let run = await shop(["--db", sandbox.database, "-e", command])
+            #expect(run.status == 1)
+            #expect(run.errors.hasPrefix("error: unknownItem: \(message)"), "\(run.errors)")
+        }
+        #expect(try sandbox.contents() == before)
+        let set = await shop([
+            "--db", sandbox.database, "--json", "-e", "item set Groceries Paint store=Bauhaus seen=S1",
+            "-e", "{ Items { name store { name } seen { recordName } } }",
+        ])
+        #expect(set.status == 0, "\(set.errors)")
+        #expect(set.output.contains(#"{"name":"Paint","store":{"name":"Bauhaus"},"seen":{"recordName":"S1"}}"#), "\(set.output)")
     }
 
     @Test func aScriptStopsAtItsFirstFailureNamingFileAndLine() async throws {

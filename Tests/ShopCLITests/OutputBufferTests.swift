@@ -64,7 +64,7 @@ import Testing
         #expect(status == 1)
         #expect(streams.log == [
             "out: added list A\nadded list B\n",
-            "err: error: invalidArguments: there is already a list named 'A'; list names are unique, choose another one\n",
+            "err: error: schemaViolation: there is already a list named 'A'; list names are unique, choose another one\n",
         ])
     }
 
@@ -91,7 +91,7 @@ import Testing
         let exchanges = [
             ("list add A", "added list A\n"),
             ("lists", "list  items\nA         0\n"),
-            ("list add A", "<stdin>:3: error: invalidArguments: there is already a list named 'A'; list names are unique, choose another one\n"),
+            ("list add A", "<stdin>:3: error: schemaViolation: there is already a list named 'A'; list names are unique, choose another one\n"),
         ]
         for (line, answer) in exchanges {
             try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))

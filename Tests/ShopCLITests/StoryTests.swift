@@ -72,7 +72,7 @@ import Testing
         let run = await shop(["--db", sandbox.database, "-f", ShopBinary.file("Scripts/examples/schema-evolution.shop")])
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.output.contains("added field Items.store REFERENCE(Stores) QUERYABLE"))
-        #expect(try sandbox.contents().contains("store           REFERENCE QUERYABLE // references Stores"))
+        #expect(try sandbox.contents().contains("store           REFERENCE QUERYABLE, // references Stores"))
     }
 
     @Test func theGraphQLExampleRunsAfterTheStory() async throws {

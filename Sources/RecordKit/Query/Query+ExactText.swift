@@ -51,3 +51,27 @@ extension Value {
 extension String {
     var isASCII: Bool { utf8.allSatisfy { $0 < 0x80 } }
 }
+
+extension Projection {
+    /// Whether every text in the projection (keys, constants, field and type names, the
+    /// predicates and sorts of referrers) is ASCII; see ``Query/hasOnlyASCIIText``.
+    var hasOnlyASCIIText: Bool {
+        members.allSatisfy { member in
+            guard member.key.isASCII else { return false }
+            switch member.value {
+            case .recordName, .recordType, .createdAt, .modifiedAt, .changeTag: return true
+            case .constant(let text), .field(let text): return text.isASCII
+            case .parts(let field, let parts):
+                return field.isASCII && parts.allSatisfy { part in
+                    guard part.key.isASCII else { return false }
+                    if case .constant(let text) = part.source { return text.isASCII }
+                    return true
+                }
+            case .reference(let field, let projections):
+                return field.isASCII && projections.allSatisfy { $0.key.isASCII && $0.value.hasOnlyASCIIText }
+            case .referrers(let type, let field, let predicate, let sort, _, let inner):
+                return type.isASCII && field.isASCII && predicate.hasOnlyASCIIText && sort.allSatisfy { $0.key.isASCII } && inner.hasOnlyASCIIText
+            }
+        }
+    }
+}

@@ -13,13 +13,32 @@ public struct FieldDefinition: Sendable, Hashable, Codable {
     /// `// references Lists` comment, which cktool ignores) makes the engine refuse references
     /// to records of another type and gives the query language typed, navigable references.
     public var referencedType: String?
+    /// CKDB `NOT EMPTY` (this engine's extension, see ``RecordType/uniqueConstraints``): every
+    /// record has a value, and a STRING, BYTES or LIST value is not empty. The engine refuses a
+    /// write that breaks it with `schemaViolation`.
+    public var isRequired: Bool
 
-    public init(_ name: String, _ type: FieldType, flags: IndexFlags = [], isEncrypted: Bool = false, referencing referencedType: String? = nil) {
+    public init(
+        _ name: String, _ type: FieldType, flags: IndexFlags = [], isEncrypted: Bool = false,
+        referencing referencedType: String? = nil, isRequired: Bool = false
+    ) {
         self.name = name
         self.type = type
         self.flags = flags
         self.isEncrypted = isEncrypted
         self.referencedType = referencedType
+        self.isRequired = isRequired
+    }
+
+    /// Reads a stored definition; schemas stored before `isRequired` existed read it as `false`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        type = try container.decode(FieldType.self, forKey: .type)
+        flags = try container.decode(IndexFlags.self, forKey: .flags)
+        isEncrypted = try container.decode(Bool.self, forKey: .isEncrypted)
+        referencedType = try container.decodeIfPresent(String.self, forKey: .referencedType)
+        isRequired = try container.decodeIfPresent(Bool.self, forKey: .isRequired) ?? false
     }
 
     /// Whether values of this field are references (REFERENCE or LIST<REFERENCE>).

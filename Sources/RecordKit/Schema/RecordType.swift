@@ -4,11 +4,23 @@ public struct RecordType: Sendable, Hashable, Codable {
     /// Declared fields, system-field declarations (`"___recordID"`) included, in order.
     public var fields: [FieldDefinition]
     public var grants: [Grant]
+    /// `UNIQUE (…)` lines, in order: sets of fields no two records may share values in.
+    public var uniqueConstraints: [UniqueConstraint]
 
-    public init(_ name: String, fields: [FieldDefinition] = [], grants: [Grant] = []) {
+    public init(_ name: String, fields: [FieldDefinition] = [], grants: [Grant] = [], uniqueConstraints: [UniqueConstraint] = []) {
         self.name = name
         self.fields = fields
         self.grants = grants
+        self.uniqueConstraints = uniqueConstraints
+    }
+
+    /// Reads a stored record type; schemas stored before unique constraints existed have none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        fields = try container.decode([FieldDefinition].self, forKey: .fields)
+        grants = try container.decode([Grant].self, forKey: .grants)
+        uniqueConstraints = try container.decodeIfPresent([UniqueConstraint].self, forKey: .uniqueConstraints) ?? []
     }
 
     /// Whether this is one of CloudKit's own record types (`cloudkit.share`): kept in the schema
@@ -20,6 +32,9 @@ public struct RecordType: Sendable, Hashable, Codable {
 
     /// The names of the SEARCHABLE user fields, in order (full-text search reads them).
     public var searchableFieldNames: [String] { userFields.filter { $0.flags.contains(.searchable) }.map(\.name) }
+
+    /// The user fields declared `NOT EMPTY`.
+    public var requiredFields: [FieldDefinition] { userFields.filter(\.isRequired) }
 
     /// The field named `name`, system declarations included.
     public func field(named name: String) -> FieldDefinition? {

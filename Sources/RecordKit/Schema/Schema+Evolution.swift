@@ -75,6 +75,10 @@ extension Schema {
             for field in type.fields {
                 try added.add(field)
             }
+            for constraint in type.uniqueConstraints {
+                try added.checkUniqueConstraint(constraint, among: added.uniqueConstraints)
+                added.uniqueConstraints.append(constraint)
+            }
             upsert(added)
         case .addField(let typeName, let field):
             var type = try requireRecordType(typeName)
@@ -99,7 +103,21 @@ extension Schema {
             }
             type.fields[index].referencedType = target
             upsert(type)
-        case .removeRecordType, .removeField, .removeIndexFlags, .changeFieldType, .changeEncryption, .changeReferencedType:
+        case .addUniqueConstraint(let typeName, let constraint):
+            var type = try requireRecordType(typeName)
+            guard type.uniqueConstraint(matching: constraint) == nil else { return }
+            try type.checkUniqueConstraint(constraint, among: type.uniqueConstraints)
+            type.uniqueConstraints.append(constraint)
+            upsert(type)
+        case .addRequired(let typeName, let fieldName):
+            var type = try requireRecordType(typeName)
+            guard let index = type.fields.firstIndex(where: { $0.name == fieldName }), type.fields[index].systemField == nil else {
+                throw RecordError(.schemaViolation, "\(typeName) has no field '\(fieldName)'", recordType: typeName, field: fieldName)
+            }
+            type.fields[index].isRequired = true
+            upsert(type)
+        case .removeRecordType, .removeField, .removeIndexFlags, .changeFieldType, .changeEncryption, .changeReferencedType,
+            .removeUniqueConstraint, .removeRequired:
             throw RecordError(
                 .schemaViolation,
                 "cannot \(change): schema evolution is additive (new record types, fields and index flags only); nothing was applied",
@@ -131,6 +149,9 @@ extension RecordType {
                 changes.append(.changeReferencedType(recordType: name, field: current.name, from: existing, to: target))
             default: break
             }
+            if targetField.isRequired != current.isRequired, targetField.isRequired || mode == .exact {
+                changes.append(targetField.isRequired ? .addRequired(recordType: name, field: current.name) : .removeRequired(recordType: name, field: current.name))
+            }
             let added = targetField.flags.subtracting(current.flags)
             if !added.isEmpty {
                 changes.append(.addIndexFlags(recordType: name, field: current.name, added))
@@ -141,8 +162,10 @@ extension RecordType {
             }
         }
         changes += target.grants.filter { !grants.contains($0) }.map { .addGrant(recordType: name, $0) }
+        changes += target.uniqueConstraints.filter { uniqueConstraint(matching: $0) == nil }.map { .addUniqueConstraint(recordType: name, $0) }
         if mode == .exact {
             changes += fields.filter { target.field(named: $0.name) == nil }.map { .removeField(recordType: name, field: $0.name) }
+            changes += uniqueConstraints.filter { target.uniqueConstraint(matching: $0) == nil }.map { .removeUniqueConstraint(recordType: name, $0) }
         }
         return changes
     }
@@ -151,6 +174,9 @@ extension RecordType {
     /// exists, and that its flags suit its type.
     mutating func add(_ field: FieldDefinition) throws(RecordError) {
         if let system = field.systemField {
+            guard !field.isRequired else {
+                throw RecordError(.schemaViolation, "system field \(system.rawValue) always has a value and can't be declared NOT EMPTY", recordType: name, field: field.name)
+            }
             guard field.type == system.type else {
                 throw RecordError(
                     .schemaViolation,
@@ -211,7 +237,8 @@ extension SchemaChange {
         case .removeRecordType(let type): type
         case .addField(let type, _), .addIndexFlags(let type, _, _), .addGrant(let type, _), .removeField(let type, _),
             .removeIndexFlags(let type, _, _), .changeFieldType(let type, _, _, _), .changeEncryption(let type, _, _),
-            .addReferencedType(let type, _, _), .changeReferencedType(let type, _, _, _):
+            .addReferencedType(let type, _, _), .changeReferencedType(let type, _, _, _), .addUniqueConstraint(let type, _),
+            .addRequired(let type, _), .removeUniqueConstraint(let type, _), .removeRequired(let type, _):
             type
         }
     }
@@ -221,7 +248,7 @@ extension SchemaChange {
         case .addField(_, let field): field.name
         case .addIndexFlags(_, let field, _), .removeField(_, let field), .removeIndexFlags(_, let field, _),
             .changeFieldType(_, let field, _, _), .changeEncryption(_, let field, _), .addReferencedType(_, let field, _),
-            .changeReferencedType(_, let field, _, _):
+            .changeReferencedType(_, let field, _, _), .addRequired(_, let field), .removeRequired(_, let field):
             field
         default: nil
         }

@@ -23,7 +23,14 @@ final class DocumentCache: Sendable {
         var context: Int
     }
 
-    private let outcomes: BoundedCache<Key, Result<Document, GraphQLFailure>>
+    /// A valid document, or the failure of one that is not, with its document when it parsed
+    /// (a validation failure still tells the kind of the operation asked for).
+    fileprivate struct Outcome: Sendable {
+        var document: Document?
+        var failure: GraphQLFailure?
+    }
+
+    private let outcomes: BoundedCache<Key, Outcome>
     /// The shapes of documents found valid; a shape found invalid is not kept, since another
     /// document of that shape may be valid (the invalid one may have had a literal its type
     /// refuses).
@@ -43,20 +50,23 @@ final class DocumentCache: Sendable {
     var validationCount: Int { validations.load(ordering: .relaxed) }
 
     /// The validated document of `text` for `context`'s schema, or the failure that says why
-    /// it is not valid.
-    func document(_ text: String, for context: SchemaContext) throws(GraphQLFailure) -> Document {
+    /// it is not valid (with the kind of the operation `operationName` chooses, when it parsed).
+    func document(_ text: String, for context: SchemaContext, operationName: String? = nil) throws(GraphQLFailure) -> Document {
         // A text past the length bound is neither looked up nor kept: the cache holds only
         // texts that can be documents.
         try DocumentLimits.checkLength(text)
         let key = Key(text: ExactText(text), context: context.identity)
         if let cached = outcomes.value(for: key) {
-            return try cached.get()
+            return try cached.get(operationName: operationName)
         }
         parses.add(1, ordering: .relaxed)
-        let parsed = Self.parse(text)
-        guard case .success(let document) = parsed else {
-            outcomes.store(parsed, for: key)
-            return try parsed.get()
+        let document: Document
+        switch Self.parse(text) {
+        case .success(let parsed):
+            document = parsed
+        case .failure(let failure):
+            outcomes.store(Outcome(failure: failure), for: key)
+            throw failure
         }
         let shape = DocumentShape(of: document).map { ShapeKey(shape: $0, context: context.identity) }
         if let shape, validShapes.value(for: shape) != nil {
@@ -65,10 +75,10 @@ final class DocumentCache: Sendable {
             return document
         }
         validations.add(1, ordering: .relaxed)
-        let outcome = Self.validate(document, text: text, context: context)
+        let outcome = Outcome(document: document, failure: Self.validate(document, text: text, context: context))
         outcomes.store(outcome, for: key)
-        if let shape, case .success = outcome { validShapes.store(true, for: shape) }
-        return try outcome.get()
+        if let shape, outcome.failure == nil { validShapes.store(true, for: shape) }
+        return try outcome.get(operationName: operationName)
     }
 
     private static func parse(_ text: String) -> Result<Document, GraphQLFailure> {
@@ -82,18 +92,28 @@ final class DocumentCache: Sendable {
         } catch let error as GraphQLError {
             return .failure(GraphQLFailure(syntaxError: error))
         } catch {
-            return .failure(GraphQLFailure(.invalidArguments, "the document cannot be parsed: \(error)"))
+            return .failure(GraphQLFailure(.invalidArguments, "the document cannot be parsed: \(error)", stage: .parse))
         }
     }
 
-    private static func validate(_ document: Document, text: String, context: SchemaContext) -> Result<Document, GraphQLFailure> {
+    /// Why `document` is not valid against `context`, or `nil` when it is.
+    private static func validate(_ document: Document, text: String, context: SchemaContext) -> GraphQLFailure? {
         if let failure = OperationUniqueness.failure(in: document) {
-            return .failure(failure)
+            return failure
         }
         let errors = GraphQL.validate(schema: context.graphQLSchema, ast: document, rules: ValidationRules.rules(for: text, document: document, catalog: context.arguments))
-        guard errors.isEmpty else {
-            return .failure(GraphQLFailure(validationErrors: errors, context: context))
+        return errors.isEmpty ? nil : GraphQLFailure(validationErrors: errors, context: context)
+    }
+}
+
+extension DocumentCache.Outcome {
+    /// The valid document, or the failure, marked with the kind of the operation `operationName`
+    /// chooses when the document parsed.
+    fileprivate func get(operationName: String?) throws(GraphQLFailure) -> Document {
+        if let failure {
+            throw failure.of(document.flatMap { PreparedRequest.kind(of: operationName, in: $0) })
         }
-        return .success(document)
+        guard let document else { throw GraphQLFailure(.internalError, "the document was lost", stage: .execution) }
+        return document
     }
 }

@@ -42,7 +42,7 @@ enum DocumentLimits {
                             .limitExceeded,
                             "the document nests selections or values deeper than \(DocumentLimits.maximumDepth) levels",
                             locations: [location]
-                        )], ran: false)
+                        )], stage: .parse)
                     }
                 case UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: ")"):
                     depth -= 1
@@ -72,7 +72,7 @@ enum DocumentLimits {
                         .invalidArguments,
                         "Syntax Error: the document ends inside a \\u escape; a \\u escape takes four hexadecimal digits",
                         locations: [location]
-                    )], ran: false)
+                    )], stage: .parse)
                 }
                 if byte == UInt8(ascii: "\\") {
                     // `\"` in a string; `\"""` in a block string, where `\` escapes nothing else.

@@ -10,13 +10,13 @@ extension GraphQLFailure {
         if message.hasPrefix("Syntax Error"), let end = message.firstRange(of: ") ") {
             message = "Syntax Error: " + message[end.upperBound...]
         }
-        self.init([GraphQLResponseError(.invalidArguments, message, locations: error.locations.map(\.responseLocation))], ran: false)
+        self.init([GraphQLResponseError(.invalidArguments, message, locations: error.locations.map(\.responseLocation))], stage: .parse)
     }
 
     /// The errors of GraphQLSwift's validation: unknown types and fields are `schemaViolation`
     /// (with the command that adds a missing record field), everything else `invalidArguments`.
     init(validationErrors errors: [GraphQLError], context: SchemaContext) {
-        self.init(errors.map { ValidationErrorTranslation.translate($0, context: context) }, ran: false)
+        self.init(errors.map { ValidationErrorTranslation.translate($0, context: context) }, stage: .validation)
     }
 }
 

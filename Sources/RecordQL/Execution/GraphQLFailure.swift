@@ -1,34 +1,49 @@
 import GraphQL
 import RecordKit
 
-/// Why a request failed, as the errors of its response.
+/// Why a request failed, as the errors of its response, with the stage it failed at.
 ///
-/// Thrown through the pipeline; ``GraphQLResponse/init(failure:)`` turns it into the response.
+/// Thrown through the pipeline; ``GraphQLResponse/init(failure:)`` turns it into the response,
+/// ``RequestFailure`` carries it to callers of ``RecordQLEngine/prepare(document:variables:operationName:)``.
 struct GraphQLFailure: Error, Sendable {
     var errors: [GraphQLResponseError]
-    /// Whether execution had started: the response then carries `"data": null`.
-    var ran: Bool
+    /// Where in the pipeline it failed.
+    var stage: RequestStage
+    /// The kind of the operation chosen, when the document got that far.
+    var kind: OperationKind?
 
-    init(_ errors: [GraphQLResponseError], ran: Bool) {
+    /// Whether execution had started: the response then carries `"data": null`.
+    var ran: Bool { stage == .execution }
+
+    init(_ errors: [GraphQLResponseError], stage: RequestStage, kind: OperationKind? = nil) {
         self.errors = errors
-        self.ran = ran
+        self.stage = stage
+        self.kind = kind
     }
 
     /// One error located at `nodes` (the first of each that has a location).
-    init(_ code: RecordError.Code, _ message: String, at nodes: [any Node] = [], path: [GraphQLResponseError.PathElement] = [], ran: Bool = false) {
-        self.init([GraphQLResponseError(code, message, locations: nodes.compactMap(\.responseLocation), path: path)], ran: ran)
+    init(
+        _ code: RecordError.Code, _ message: String, at nodes: [any Node] = [], path: [GraphQLResponseError.PathElement] = [],
+        stage: RequestStage = .validation
+    ) {
+        self.init([GraphQLResponseError(code, message, locations: nodes.compactMap(\.responseLocation), path: path)], stage: stage)
     }
 
     /// An engine error met while preparing or running the field at `node`, reached by `path`.
     /// The position an error carries is inside the text it came from (a `predicate:` string).
-    init(_ error: RecordError, at node: (any Node)?, path: [GraphQLResponseError.PathElement] = [], ran: Bool) {
+    init(_ error: RecordError, at node: (any Node)?, path: [GraphQLResponseError.PathElement] = [], stage: RequestStage) {
         let position = error.location.map { " (at \($0.line):\($0.column) of the predicate)" } ?? ""
-        self.init(error.code, error.message + position, at: node.map { [$0] } ?? [], path: path, ran: ran)
+        self.init(error.code, error.message + position, at: node.map { [$0] } ?? [], path: path, stage: stage)
     }
 
     /// Marks the failure as having happened during execution.
     func running() -> GraphQLFailure {
-        GraphQLFailure(errors, ran: true)
+        GraphQLFailure(errors, stage: .execution, kind: kind)
+    }
+
+    /// The failure, marked as one of an operation of `kind`.
+    func of(_ kind: OperationKind?) -> GraphQLFailure {
+        GraphQLFailure(errors, stage: stage, kind: self.kind ?? kind)
     }
 }
 

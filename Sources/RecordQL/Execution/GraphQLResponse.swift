@@ -10,6 +10,9 @@ public struct GraphQLResponse: Sendable, Hashable {
     /// The errors of the response, empty on success.
     public var errors: [GraphQLResponseError]
 
+    /// The stage of the pipeline the request failed at; `nil` on success.
+    public var failedStage: RequestStage?
+
     /// Whether the request ran without error.
     public var isSuccess: Bool { errors.isEmpty }
 
@@ -22,6 +25,7 @@ public struct GraphQLResponse: Sendable, Hashable {
     /// A failed request: `{"errors":[…]}` when it never ran, `{"data":null,"errors":[…]}` when it did.
     init(failure: GraphQLFailure) {
         errors = failure.errors
+        failedStage = failure.stage
         let list = "\"errors\":[" + failure.errors.map(\.json).joined(separator: ",") + "]"
         json = failure.ran ? "{\"data\":null," + list + "}" : "{" + list + "}"
     }

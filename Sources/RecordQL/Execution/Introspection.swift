@@ -21,13 +21,13 @@ enum Introspection {
                 variableValues: request.rawVariables
             )
         } catch {
-            throw GraphQLFailure(.internalError, "introspection failed: \(error)", ran: true)
+            throw GraphQLFailure(.internalError, "introspection failed: \(error)", stage: .execution)
         }
         guard result.errors.isEmpty else {
-            throw GraphQLFailure(result.errors.map(responseError), ran: true)
+            throw GraphQLFailure(result.errors.map(responseError), stage: .execution)
         }
         guard case .dictionary(let data)? = result.data else {
-            throw GraphQLFailure(.internalError, "introspection returned no data", ran: true)
+            throw GraphQLFailure(.internalError, "introspection returned no data", stage: .execution)
         }
         var answers: [String: String] = [:]
         for key in keys {

@@ -1,80 +1,114 @@
+import Foundation
 import GraphQL
 import RecordKit
 
-/// Runs the root fields of a mutation in order inside one write transaction, projecting each
-/// saved record with the engine's JSON in the same transaction. The first failure throws, so
-/// the caller's transaction rolls back and nothing applies.
+/// Runs the root fields of a mutation in order as one ``RecordStore`` batch — one write
+/// transaction, each saved record projected by the storage in the same transaction — and
+/// builds the data object inside it. The first failure throws, so nothing applies.
 enum MutationExecution {
-    /// The data object of the response, as JSON text.
-    static func run(_ plan: MutationPlan, in transaction: RecordTransaction) throws(GraphQLFailure) -> String {
+    /// The data object of the response, as JSON text, or the schema the store is at now when
+    /// the plan's is not current.
+    static func run(
+        _ plan: MutationPlan, in store: any RecordStore, context: SchemaContext, transaction: TransactionRequest?
+    ) async throws(GraphQLFailure) -> StoreOutcome<String> {
+        var writes: [RecordWrite] = []
+        /// The field of each write, by index.
+        var fieldOfWrite: [Int] = []
+        for (index, field) in plan.fields.enumerated() {
+            let fieldWrites: [RecordWrite] = switch field.step {
+            case .save(let operations, _, let projection, _):
+                operations.map { RecordWrite($0, projection: projection) }
+            case .delete(let recordType, let recordNames, _):
+                uniqueNames(recordNames).map { RecordWrite(.delete(recordName: $0), recordType: recordType) }
+            case .constant:
+                []
+            }
+            writes += fieldWrites
+            fieldOfWrite += Array(repeating: index, count: fieldWrites.count)
+        }
+        let schema = context.schema
+        let response: @Sendable ([RecordWriteResult]) throws -> Data = { results in
+            try JSONEncoder().encode(try data(plan, results: results, schema: schema))
+        }
+        do {
+            switch try await store.modify(writes, atSchemaVersion: context.generation, transaction: transaction, response: response) {
+            case .applied(_, let stored), .replayed(let stored):
+                return .completed(try decode(stored))
+            case .schemaChanged(let current):
+                return .schemaChanged(current)
+            }
+        } catch let failure as GraphQLFailure {
+            throw failure
+        } catch let failure as OperationFailure {
+            let field = plan.fields[fieldOfWrite[failure.index]]
+            throw GraphQLFailure(failure.error, at: field.node, path: [.key(field.key)], stage: .execution)
+        } catch let error as RecordError {
+            throw GraphQLFailure(error, at: nil, stage: .execution)
+        } catch {
+            throw GraphQLFailure(.internalError, "the mutation failed: \(error)", stage: .execution)
+        }
+    }
+
+    /// The data object built from the batch's `results` (one per field that writes, in order),
+    /// or the failure of a response holding too many records, which rolls the batch back.
+    private static func data(_ plan: MutationPlan, results: [RecordWriteResult], schema: Schema) throws(GraphQLFailure) -> String {
         var members: [String] = []
         var saved: [(json: String, recordType: String, projection: Projection)] = []
+        var remaining = results[...]
         for field in plan.fields {
-            do {
-                let json = try apply(field.step, in: transaction, saved: &saved)
-                members.append(JSONWriter.string(field.key) + ":" + json)
-            } catch {
-                throw GraphQLFailure(engineError: error, in: transaction, at: field.node, path: [.key(field.key)])
+            let json: String
+            switch field.step {
+            case .constant(let constant):
+                json = constant
+            case .save(let operations, let recordType, let projection, let isList):
+                var objects: [String] = []
+                for _ in operations {
+                    guard case .saved(_, let projected?)? = remaining.popFirst() else { throw unexpected(field) }
+                    objects.append(projected)
+                    saved.append((projected, recordType, projection))
+                }
+                if isList {
+                    json = "[" + objects.joined(separator: ",") + "]"
+                } else {
+                    guard objects.count == 1, let object = objects.first else { throw unexpected(field) }
+                    json = object
+                }
+            case .delete(_, let recordNames, let deleteMembers):
+                var deleted: [String] = []
+                for _ in uniqueNames(recordNames) {
+                    guard case .deleted(let names)? = remaining.popFirst() else { throw unexpected(field) }
+                    deleted += names
+                }
+                let parts = deleteMembers.map { member in
+                    switch member {
+                    case .deleted(let key): JSONWriter.string(key) + ":[" + deleted.map(JSONWriter.string).joined(separator: ",") + "]"
+                    case .constant(let key, let json): JSONWriter.string(key) + ":" + json
+                    }
+                }
+                json = "{" + parts.joined(separator: ",") + "}"
             }
+            members.append(JSONWriter.string(field.key) + ":" + json)
         }
-        try ResponseLimits.check(saved: saved, maximum: plan.maximumRecords, schema: transaction.schema)
+        try ResponseLimits.check(saved: saved, maximum: plan.maximumRecords, schema: schema)
         return "{" + members.joined(separator: ",") + "}"
     }
 
-    /// Applies `step` and returns its JSON; each record it saved is added to `saved` as projected.
-    private static func apply(
-        _ step: MutationPlan.Step, in transaction: RecordTransaction, saved: inout [(json: String, recordType: String, projection: Projection)]
-    ) throws -> String {
-        switch step {
-        case .save(let operations, let recordType, let projection, let isList):
-            var objects: [String] = []
-            objects.reserveCapacity(operations.count)
-            for operation in operations {
-                guard let record = try transaction.apply(operation).record else {
-                    throw RecordError(.internalError, "a save of a \(recordType) record returned no record", recordType: recordType)
-                }
-                let json = try project(record, projection: projection, in: transaction)
-                objects.append(json)
-                saved.append((json, recordType, projection))
-            }
-            guard isList else {
-                guard objects.count == 1, let object = objects.first else {
-                    throw RecordError(.internalError, "a single save of a \(recordType) record ran \(objects.count) operations", recordType: recordType)
-                }
-                return object
-            }
-            return "[" + objects.joined(separator: ",") + "]"
-        case .delete(let recordType, let recordNames, let members):
-            // Every record must exist and be of the type before any is deleted; one an earlier
-            // cascade removed is not deleted twice.
-            let existing = try transaction.fetch(recordNames: recordNames)
-            let types = Dictionary(existing.map { ($0.recordName, $0.recordType) }, uniquingKeysWith: { first, _ in first })
-            for recordName in recordNames where types[recordName] != recordType {
-                throw RecordError(.unknownItem, "there is no \(recordType) record named '\(recordName)'", recordType: recordType, recordName: recordName)
-            }
-            var deleted: [String] = []
-            var removed: Set<String> = []
-            for recordName in recordNames where !removed.contains(recordName) {
-                let names = try transaction.apply(.delete(recordName: recordName)).deletedRecordNames
-                deleted += names
-                removed.formUnion(names)
-            }
-            let parts = members.map { member in
-                switch member {
-                case .deleted(let key): JSONWriter.string(key) + ":[" + deleted.map(JSONWriter.string).joined(separator: ",") + "]"
-                case .constant(let key, let json): JSONWriter.string(key) + ":" + json
-                }
-            }
-            return "{" + parts.joined(separator: ",") + "}"
-        case .constant(let json):
-            return json
-        }
+    /// `names` without repeats, in order: a record is deleted once.
+    private static func uniqueNames(_ names: [String]) -> [String] {
+        var seen: Set<String> = []
+        return names.filter { seen.insert($0).inserted }
     }
 
-    private static func project(_ record: Record, projection: Projection, in transaction: RecordTransaction) throws -> String {
-        guard let json = try transaction.json(recordName: record.recordName, recordType: record.recordType, projection: projection) else {
-            throw RecordError(.internalError, "\(record.recordType) '\(record.recordName)' was saved but cannot be read back", recordType: record.recordType, recordName: record.recordName)
+    private static func unexpected(_ field: PlannedField<MutationPlan.Step>) -> GraphQLFailure {
+        GraphQLFailure(.internalError, "the store answered \(field.key) with another kind of result", at: [field.node], stage: .execution)
+    }
+
+    /// The data object stored as the batch's response (a JSON string of its JSON text).
+    private static func decode(_ stored: Data) throws(GraphQLFailure) -> String {
+        do {
+            return try JSONDecoder().decode(String.self, from: stored)
+        } catch {
+            throw GraphQLFailure(.internalError, "the stored result of the transaction cannot be read: \(error)", stage: .execution)
         }
-        return json
     }
 }

@@ -4,8 +4,8 @@ import RecordKit
 /// What the root fields of a mutation operation compile to, in order; they run in one write
 /// transaction (``MutationExecution``). Everything that can be checked before writing —
 /// arguments, field values, selections — is checked here, so a bad field fails before any write.
-struct MutationPlan {
-    enum Step {
+struct MutationPlan: Sendable {
+    enum Step: Sendable {
         /// `createT` or `updateT` (one operation, answered with an object) or their list forms
         /// (answered with a list): apply the operations in order, then project each saved record.
         case save([RecordOperation], recordType: String, Projection, isList: Bool)
@@ -17,7 +17,7 @@ struct MutationPlan {
     }
 
     /// One member of a `DeleteResult` object.
-    enum DeleteMember {
+    enum DeleteMember: Sendable {
         case deleted(key: String)
         case constant(key: String, json: String)
     }

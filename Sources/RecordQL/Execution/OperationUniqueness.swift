@@ -27,6 +27,6 @@ enum OperationUniqueness {
                 errors.append(GraphQLResponseError(.invalidArguments, "There can be only one operation named \"\(name)\".", locations: location))
             }
         }
-        return errors.isEmpty ? nil : GraphQLFailure(errors, ran: false)
+        return errors.isEmpty ? nil : GraphQLFailure(errors, stage: .validation)
     }
 }

@@ -1,9 +1,9 @@
 import GraphQL
 import RecordKit
 
-/// Query plans by request, with the SQL statements they compiled to, so a query asked again
-/// exactly as before — the same text, operation and variables, against the same schema version —
-/// is neither prepared, planned nor compiled again: its statements run as they are. A plan
+/// Prepared query operations by request, so a query asked again exactly as before — the same
+/// text, operation and variables, against the same schema version — is neither parsed,
+/// validated nor planned again (the store keeps what its reads compile to). A plan
 /// depends on nothing else (the data is read when it runs), so a cached one is the plan the
 /// request would get again. Mutations are planned every time.
 ///
@@ -33,26 +33,18 @@ final class PlanCache: Sendable {
         }
     }
 
-    /// A planned query with the request it was planned from and the statements its root fields
-    /// compiled to (``QueryExecution/run(_:statements:in:)``).
-    struct Entry: Sendable {
-        let request: PreparedRequest
-        let plan: QueryPlan
-        let statements: [CompiledJSONQuery?]
-    }
-
-    private let entries: BoundedCache<Key, Entry>
+    private let entries: BoundedCache<Key, PreparedOperation>
 
     init(capacity: Int = 512) {
         entries = BoundedCache(capacity: capacity)
     }
 
     /// The plan of the request `key` names, if it was planned before.
-    func entry(for key: Key) -> Entry? {
+    func entry(for key: Key) -> PreparedOperation? {
         entries.value(for: key)
     }
 
-    func store(_ entry: Entry, for key: Key) {
+    func store(_ entry: PreparedOperation, for key: Key) {
         entries.store(entry, for: key)
     }
 

@@ -18,13 +18,26 @@ struct PreparedRequest: Sendable {
     init(document: Document, context: SchemaContext, operationName: String?, variables: [String: Map]) throws(GraphQLFailure) {
         self.context = context
         self.document = document
-        operation = try Self.operation(named: operationName, in: document)
+        let operation = try Self.operation(named: operationName, in: document)
+        self.operation = operation
         fragments = Dictionary(
             document.definitions.compactMap { $0 as? FragmentDefinition }.map { ($0.name.value, $0) },
             uniquingKeysWith: { first, _ in first }
         )
-        self.variables = try Self.coerce(variables, definitions: operation.variableDefinitions, schema: context.graphQLSchema)
+        do throws(GraphQLFailure) {
+            self.variables = try Self.coerce(variables, definitions: operation.variableDefinitions, schema: context.graphQLSchema)
+        } catch {
+            throw error.of(OperationKind(operation.operation))
+        }
         rawVariables = variables
+    }
+
+    /// The kind of the operation `name` chooses in `document` (the only one when `nil`), or `nil`
+    /// when it chooses none.
+    static func kind(of name: String?, in document: Document) -> OperationKind? {
+        let operations = document.definitions.compactMap { $0 as? OperationDefinition }
+        let chosen = name.map { name in operations.first { $0.name?.value == name } } ?? (operations.count == 1 ? operations.first : nil)
+        return chosen.map { OperationKind($0.operation) }
     }
 
     /// The operation named `name`, or the only one when no name is given.
@@ -50,7 +63,7 @@ struct PreparedRequest: Sendable {
             chosen = only
         }
         guard chosen.operation != .subscription else {
-            throw GraphQLFailure(.invalidArguments, "subscriptions are not supported; use a query", at: [chosen])
+            throw GraphQLFailure(.invalidArguments, "subscriptions are not supported; use a query", at: [chosen]).of(.subscription)
         }
         return chosen
     }
@@ -77,7 +90,7 @@ struct PreparedRequest: Sendable {
                     var located = error
                     located.locations = definition.responseLocation.map { [$0] } ?? []
                     return located
-                }, ran: false)
+                }, stage: .variables)
             }
         }
         return coerced

@@ -2,83 +2,116 @@ import Foundation
 import GraphQL
 import RecordKit
 
-/// Runs the data fields of a query plan inside one read transaction, one engine call (one SQL
-/// statement building the JSON) per field, and assembles the response around the JSON texts.
+/// Turns the data fields of a query plan into the reads of one ``RecordStore`` read unit (one
+/// read — one statement building the JSON — per field), and assembles the response around the
+/// JSON texts the store returns.
 enum QueryExecution {
-    /// The JSON text of every root field the transaction answers, by position in the plan;
-    /// `nil` for the fields answered outside it (introspection) and for absent assets. `statements` holds the
-    /// statement each `T(...)` field compiled to, by position: those of an earlier run of the
-    /// same plan are run again as they are, the missing ones compiled and filled in.
-    static func run(_ plan: QueryPlan, statements: inout [CompiledJSONQuery?], in transaction: RecordTransaction) throws(GraphQLFailure) -> [String?] {
-        if statements.count != plan.fields.count {
-            statements = Array(repeating: nil, count: plan.fields.count)
+    /// The reads of a plan, and which of them answer each root field.
+    struct Reads {
+        var reads: [RecordRead] = []
+        /// By position in the plan.
+        var fields: [FieldReads] = []
+    }
+
+    /// The reads that answer one root field.
+    enum FieldReads {
+        /// Answered without the store (a constant, introspection).
+        case none
+        /// The read at this index.
+        case one(Int)
+        /// A `TPage` field: the page read of each distinct records selection, by projection,
+        /// and the read of the cursor alone when no records are selected.
+        case page([Projection: Int], cursorOnly: Int?)
+    }
+
+    /// The reads that answer `plan`'s data fields.
+    static func reads(of plan: QueryPlan) -> Reads {
+        var reads = Reads()
+        func add(_ read: RecordRead) -> Int {
+            reads.reads.append(read)
+            return reads.reads.count - 1
         }
-        var results: [String?] = []
-        for (index, field) in plan.fields.enumerated() {
-            do {
-                results.append(try json(of: field.step, statement: &statements[index], in: transaction))
-            } catch {
-                throw GraphQLFailure(engineError: error, in: transaction, at: field.node, path: [.key(field.key)])
+        for field in plan.fields {
+            switch field.step {
+            case .records(let query, let projection):
+                reads.fields.append(.one(add(.json(query, projection))))
+            case .page(let query, let after, let members):
+                var pages: [Projection: Int] = [:]
+                for case .records(_, let projection) in members where pages[projection] == nil {
+                    pages[projection] = add(.jsonPage(query, after: after, projection))
+                }
+                let cursorOnly = pages.isEmpty ? add(.jsonPage(query, after: after, Projection([]))) : nil
+                reads.fields.append(.page(pages, cursorOnly: cursorOnly))
+            case .asset(let sha256):
+                reads.fields.append(.one(add(.asset(sha256: sha256))))
+            case .constant, .introspection:
+                reads.fields.append(.none)
             }
         }
-        try ResponseLimits.check(plan, results: results, schema: transaction.schema)
+        return reads
+    }
+
+    /// The JSON text of every root field, by position in the plan, from the store's `answers`
+    /// to `reads`; `nil` for the fields answered outside the store (introspection) and for
+    /// absent assets. The first field whose read failed fails the request, located at it.
+    static func results(
+        of plan: QueryPlan, reads: Reads, answers: [Result<RecordReadResult, RecordError>], context: SchemaContext
+    ) throws(GraphQLFailure) -> [String?] {
+        var results: [String?] = []
+        for (field, fieldReads) in zip(plan.fields, reads.fields) {
+            do throws(RecordError) {
+                results.append(try json(of: field.step, reads: fieldReads, answers: answers))
+            } catch {
+                throw GraphQLFailure(error, at: field.node, path: [.key(field.key)], stage: .execution)
+            }
+        }
+        try ResponseLimits.check(plan, results: results, schema: context.schema)
         return results
     }
 
-    private static func json(of step: QueryPlan.Step, statement: inout CompiledJSONQuery?, in transaction: RecordTransaction) throws -> String? {
-        switch step {
-        case .records(let query, let projection):
-            let compiled = try statement ?? transaction.compileJSON(query, projection: projection)
-            statement = compiled
-            return try transaction.json(compiled)
-        case .page(let query, let after, let members):
-            return try page(query, after: after, members: members, in: transaction)
-        case .constant(let json):
+    private static func json(
+        of step: QueryPlan.Step, reads: FieldReads, answers: [Result<RecordReadResult, RecordError>]
+    ) throws(RecordError) -> String? {
+        switch (step, reads) {
+        case (.constant(let json), _):
             return json
-        case .asset(let sha256):
-            return try transaction.assetContent(sha256: sha256).map { JSONWriter.string($0.base64EncodedString()) }
-        case .introspection:
+        case (.records, .one(let index)):
+            guard case .json(let json) = try answers[index].get() else { throw unexpected(step) }
+            return json
+        case (.asset, .one(let index)):
+            guard case .asset(let content) = try answers[index].get() else { throw unexpected(step) }
+            return content.map { JSONWriter.string($0.base64EncodedString()) }
+        case (.page(_, _, let members), .page(let indices, let cursorOnly)):
+            var pages: [Projection: (records: String, cursor: String?)] = [:]
+            for (projection, index) in indices {
+                guard case .jsonPage(let records, let cursor) = try answers[index].get() else { throw unexpected(step) }
+                pages[projection] = (records, cursor)
+            }
+            var cursor = pages.first?.value.cursor
+            if let cursorOnly {
+                guard case .jsonPage(_, let next) = try answers[cursorOnly].get() else { throw unexpected(step) }
+                cursor = next
+            }
+            let parts = members.map { member in
+                switch member {
+                case .records(let key, let projection): JSONWriter.string(key) + ":" + (pages[projection]?.records ?? "[]")
+                case .cursor(let key): JSONWriter.string(key) + ":" + (cursor.map(JSONWriter.string) ?? "null")
+                case .constant(let key, let json): JSONWriter.string(key) + ":" + json
+                }
+            }
+            return "{" + parts.joined(separator: ",") + "}"
+        default:
             return nil
         }
     }
 
-    /// The `TPage` object: one page per distinct records selection (usually one).
-    private static func page(_ query: Query, after: String?, members: [QueryPlan.PageMember], in transaction: RecordTransaction) throws -> String {
-        var pages: [Projection: (records: String, cursor: String?)] = [:]
-        for case .records(_, let projection) in members where pages[projection] == nil {
-            pages[projection] = try transaction.jsonPage(query, after: after, projection: projection)
-        }
-        let cursor: String?
-        if let page = pages.first?.value {
-            cursor = page.cursor
-        } else {
-            cursor = try transaction.jsonPage(query, after: after, projection: Projection([])).cursor
-        }
-        let parts = members.map { member in
-            switch member {
-            case .records(let key, let projection): JSONWriter.string(key) + ":" + (pages[projection]?.records ?? "[]")
-            case .cursor(let key): JSONWriter.string(key) + ":" + (cursor.map(JSONWriter.string) ?? "null")
-            case .constant(let key, let json): JSONWriter.string(key) + ":" + json
-            }
-        }
-        return "{" + parts.joined(separator: ",") + "}"
+    private static func unexpected(_ step: QueryPlan.Step) -> RecordError {
+        RecordError(.internalError, "the store answered a read of \(step) with another kind of result")
     }
 
     /// `{"key":value,…}` of the root fields, in order; `results` holds each field's JSON text.
     static func data(_ plan: QueryPlan, results: [String?]) -> String {
         let members = zip(plan.fields, results).map { field, json in JSONWriter.string(field.key) + ":" + (json ?? "null") }
         return "{" + members.joined(separator: ",") + "}"
-    }
-}
-
-extension GraphQLFailure {
-    /// A failure of the engine while running the field at `node` in `transaction`: the engine's
-    /// errors keep their code; SQLite's get the code and advice RecordKit gives them.
-    init(engineError error: any Error, in transaction: RecordTransaction, at node: any Node, path: [GraphQLResponseError.PathElement]) {
-        if let error = error as? GraphQLFailure {
-            self = error.running()
-        } else {
-            self.init(transaction.recordError(for: error), at: node, path: path, ran: true)
-        }
     }
 }

@@ -93,7 +93,7 @@ struct QueryPlan: Sendable {
             if error.location != nil, let predicate = field.arguments.first(where: { $0.name.value == GraphQLNames.predicateArgument }) {
                 node = predicate.value
             }
-            throw GraphQLFailure(error, at: node, path: path, ran: false)
+            throw GraphQLFailure(error, at: node, path: path, stage: .execution)
         }
     }
 

@@ -16,52 +16,72 @@ extension RecordQLEngine {
     /// An aliased field is headed `alias: field`.
     public func explain(_ document: String, variables: [String: Map] = [:], operationName: String? = nil) async throws(RecordError) -> String {
         do throws(GraphQLFailure) {
-            return try database.read(failing: { (transaction: RecordTransaction) throws(GraphQLFailure) -> String in
-                let request = try prepare(document, variables: variables, operationName: operationName, in: transaction)
-                guard request.operation.operation == .query else {
-                    throw GraphQLFailure(.invalidArguments, "explain shows how a query runs; mutations are not explained", at: [request.operation])
+            for _ in 0...Self.maximumReplans {
+                let context = try await currentContext()
+                let prepared = try prepare(document, variables: variables, operationName: operationName, context: context)
+                guard case .query(let plan) = prepared.plan else {
+                    throw GraphQLFailure(
+                        .invalidArguments, "explain shows how a query runs; mutations are not explained", at: [prepared.request.operation]
+                    )
                 }
-                let plan = try QueryPlan(request)
-                var sections: [String] = []
-                for field in plan.fields {
-                    do {
-                        sections.append(try Self.explain(field, in: transaction))
-                    } catch {
-                        throw GraphQLFailure(engineError: error, in: transaction, at: field.node, path: [.key(field.key)])
-                    }
-                }
-                return sections.joined(separator: "\n")
-            })
+                if let explanation = try await explain(plan, at: context.generation) { return explanation }
+            }
+            throw GraphQLFailure(.internalError, "the schema kept changing while the query was explained; explain it again", stage: .execution)
         } catch {
             throw RecordError(error, document: document)
         }
     }
 
-    /// The GraphQL schema of the current record types, as SDL.
-    public func schemaDefinitionLanguage() throws(RecordError) -> String {
-        try database.read { transaction in
-            try schemas.context(for: transaction.schema, version: transaction.schemaVersion)
-        }.generated.sdl
+    /// The explanation of `plan`'s fields, or `nil` when the schema is no longer at `version`.
+    private func explain(_ plan: QueryPlan, at version: Int) async throws(GraphQLFailure) -> String? {
+        let reads = plan.fields.map { field -> RecordRead? in
+            switch field.step {
+            case .records(let query, let projection):
+                return .explain(query, projection)
+            case .page(let query, _, let members):
+                let projection = members.lazy.compactMap { member -> Projection? in
+                    if case .records(_, let projection) = member { projection } else { nil }
+                }.first
+                return .explain(query, projection ?? Projection([]))
+            case .constant, .introspection, .asset:
+                return nil
+            }
+        }
+        let outcome: StoreOutcome<[Result<RecordReadResult, RecordError>]>
+        do throws(RecordError) {
+            outcome = try await store.read(reads.compactMap { $0 }, atSchemaVersion: version)
+        } catch {
+            throw GraphQLFailure(error, at: nil, stage: .execution)
+        }
+        guard case .completed(var answers) = outcome else { return nil }
+        var sections: [String] = []
+        for (field, read) in zip(plan.fields, reads) {
+            let heading = field.key == field.field.name ? field.key : "\(field.key): \(field.field.name)"
+            guard read != nil else {
+                if case .asset = field.step {
+                    sections.append(heading + "\n  one lookup of the asset by its sha256\n")
+                } else {
+                    sections.append(heading + "\n  answered from the schema, without SQL\n")
+                }
+                continue
+            }
+            let answer = answers.removeFirst()
+            guard case .success(.explanation(let explanation)) = answer else {
+                if case .failure(let error) = answer {
+                    throw GraphQLFailure(error, at: field.node, path: [.key(field.key)], stage: .execution)
+                }
+                throw GraphQLFailure(.internalError, "the store answered an explain with another kind of result", stage: .execution)
+            }
+            let lines = explanation.plan.map { "    " + $0 }.joined(separator: "\n")
+            sections.append(heading + "\n  " + explanation.sql + "\n  plan:\n" + lines + "\n")
+        }
+        return sections.joined(separator: "\n")
     }
 
-    private static func explain(_ field: PlannedField<QueryPlan.Step>, in transaction: RecordTransaction) throws -> String {
-        let heading = field.key == field.field.name ? field.key : "\(field.key): \(field.field.name)"
-        let explanation: QueryExplanation
-        switch field.step {
-        case .records(let query, let projection):
-            explanation = try transaction.explainJSON(query, projection: projection)
-        case .page(let query, _, let members):
-            let projection = members.lazy.compactMap { member -> Projection? in
-                if case .records(_, let projection) = member { projection } else { nil }
-            }.first
-            explanation = try transaction.explainJSON(query, projection: projection ?? Projection([]))
-        case .constant, .introspection:
-            return heading + "\n  answered from the schema, without SQL\n"
-        case .asset:
-            return heading + "\n  one lookup of the asset by its sha256\n"
-        }
-        let plan = explanation.plan.map { "    " + $0 }.joined(separator: "\n")
-        return heading + "\n  " + explanation.sql + "\n  plan:\n" + plan + "\n"
+    /// The GraphQL schema of the current record types, as SDL.
+    public func schemaDefinitionLanguage() async throws(RecordError) -> String {
+        let current = try await store.schema()
+        return try schemas.context(for: current.schema, version: current.version).generated.sdl
     }
 }
 

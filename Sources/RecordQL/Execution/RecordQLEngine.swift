@@ -2,8 +2,8 @@ import Foundation
 import GraphQL
 import RecordKit
 
-/// Runs GraphQL documents against a ``RecordDatabase``, with the schema generated from the
-/// database's record types (DESIGN.md §6).
+/// Runs GraphQL documents against a ``RecordStore`` (a ``RecordDatabase``), with the schema
+/// generated from its record types (DESIGN.md §6).
 ///
 /// ```swift
 /// let engine = RecordQLEngine(database: db)
@@ -13,18 +13,21 @@ import RecordKit
 /// print(response.json)   // {"data":{"Items":[{"name":"Bread","list":{"name":"Groceries"}},…]}}
 /// ```
 ///
-/// The pipeline: the current schema (its GraphQL schema is generated once per schema version);
-/// GraphQLSwift parses and validates the document (validated documents are cached by text and
-/// schema version); the operation is chosen and its variables coerced; then each root field of a
-/// query compiles into one engine call that builds its JSON inside SQLite in one statement, and
-/// the response is assembled around those JSON texts. Query plans and their SQL are cached by
-/// text, operation, variables and schema version (``PlanCache``), so a query asked again exactly
-/// as before goes straight to its SQL. All root fields of a mutation run in one write
-/// transaction, atomically; `mutation @transaction(id: "…")` makes it idempotent.
-/// Introspection (`__schema`, `__type`) is answered by GraphQLSwift's executor.
+/// The pipeline, in two steps a caller may take apart (``prepare(document:variables:operationName:)``,
+/// then ``run(_:)``): preparing needs only the schema, never a transaction — the GraphQL schema is
+/// generated once per schema version, GraphQLSwift parses and validates the document (validated
+/// documents are cached by text and schema context), the operation is chosen, its variables
+/// coerced, and it is planned: each root field of a query becomes one ``RecordRead`` that builds
+/// its JSON inside the storage, each root field of a mutation one ``RecordWrite``. Query plans are
+/// cached by text, operation, variables and schema version (``PlanCache``), so a query asked again
+/// exactly as before goes straight to its reads. Running hands the reads to the store in one read
+/// transaction, or the writes in one write transaction (atomic; `mutation @transaction(id: "…")`
+/// makes it idempotent), at the schema version planned against: when the schema moved meanwhile,
+/// the store says so and the request is planned again. Introspection (`__schema`, `__type`) is
+/// answered by GraphQLSwift's executor.
 public final class RecordQLEngine: Sendable {
-    /// The database the engine reads and writes.
-    public let database: RecordDatabase
+    /// The storage the engine reads and writes.
+    public let store: any RecordStore
     /// The most records one response may hold, at every level together; past it a request
     /// fails with `limitExceeded` (``ResponseLimits``). `nil` lifts the limit, for a trusted
     /// caller that reads whole tables (a benchmark, an export).
@@ -36,82 +39,141 @@ public final class RecordQLEngine: Sendable {
     /// The default of ``maximumResponseRecords``.
     public static let defaultMaximumResponseRecords = 10_000
 
-    /// An engine over `database`; share one per database, as its caches are per engine.
-    public init(database: RecordDatabase, maximumResponseRecords: Int? = RecordQLEngine.defaultMaximumResponseRecords) {
-        self.database = database
+    /// How many times a request is planned again when the schema keeps moving under it.
+    static let maximumReplans = 8
+
+    /// An engine over `store`; share one per store, as its caches are per engine.
+    public init(store: any RecordStore, maximumResponseRecords: Int? = RecordQLEngine.defaultMaximumResponseRecords) {
+        self.store = store
         self.maximumResponseRecords = maximumResponseRecords.map { max(0, $0) }
     }
 
+    /// An engine over `database`.
+    public convenience init(database: RecordDatabase, maximumResponseRecords: Int? = RecordQLEngine.defaultMaximumResponseRecords) {
+        self.init(store: database, maximumResponseRecords: maximumResponseRecords)
+    }
+
     /// Runs `document` (the operation named `operationName` when it holds several) with
-    /// `variables`. Never throws: failures are in the response's `errors`.
+    /// `variables`: ``prepare(document:variables:operationName:)`` then ``run(_:)``. Never throws:
+    /// failures are in the response's `errors`, their stage in ``GraphQLResponse/failedStage``.
     public func execute(_ document: String, variables: [String: Map] = [:], operationName: String? = nil) async -> GraphQLResponse {
         do {
-            return try await run(document, variables: variables, operationName: operationName)
+            return await run(try await prepare(document: document, variables: variables, operationName: operationName))
+        } catch {
+            return error.response
+        }
+    }
+
+    /// Parses, validates and plans `document` against the current schema, without running it.
+    ///
+    /// - Throws: ``RequestFailure`` with the stage that failed (parse, validation, variables)
+    ///   and the response to give.
+    public func prepare(document text: String, variables: [String: Map] = [:], operationName: String? = nil) async throws(RequestFailure) -> PreparedOperation {
+        do throws(GraphQLFailure) {
+            guard let context = schemas.latest else {
+                return try prepare(text, variables: variables, operationName: operationName, context: try await currentContext())
+            }
+            do throws(GraphQLFailure) {
+                return try prepare(text, variables: variables, operationName: operationName, context: context)
+            } catch {
+                // Planned against the newest schema this engine saw: another process may have
+                // changed it since, making the request valid. Ask the store before failing.
+                let current = try await currentContext()
+                guard current.generation != context.generation else { throw error }
+                return try prepare(text, variables: variables, operationName: operationName, context: current)
+            }
+        } catch {
+            throw RequestFailure(error)
+        }
+    }
+
+    /// Runs a prepared operation. Never throws: failures are in the response's `errors`.
+    public func run(_ operation: PreparedOperation) async -> GraphQLResponse {
+        var operation = operation
+        do throws(GraphQLFailure) {
+            for _ in 0...Self.maximumReplans {
+                let outcome: StoreOutcome<String> = switch operation.plan {
+                case .query(let plan): try await query(plan, request: operation.request)
+                case .mutation(let plan): try await mutate(plan, operation: operation)
+                }
+                switch outcome {
+                case .completed(let data):
+                    if let key = operation.cacheKey { plans.store(operation.cached(), for: key) }
+                    return GraphQLResponse(data: data)
+                case .schemaChanged(let schema):
+                    operation = try replan(operation, for: schema)
+                }
+            }
+            throw GraphQLFailure(.internalError, "the schema kept changing while the request ran; send it again", stage: .execution)
         } catch {
             return GraphQLResponse(failure: error)
         }
     }
 
-    /// A request after the read transaction that prepared it: a query with the JSON of its data
-    /// fields, or a mutation ready to run.
-    private enum Prepared {
-        case query(PreparedRequest, QueryPlan, [String?])
-        case mutation(PreparedRequest, MutationPlan)
-    }
-
-    private func run(_ text: String, variables: [String: Map], operationName: String?) async throws(GraphQLFailure) -> GraphQLResponse {
-        let prepared = try database.read(failing: { (transaction: RecordTransaction) throws(GraphQLFailure) -> Prepared in
-            let key = PlanCache.Key(text: text, generation: transaction.schemaVersion, operationName: operationName, variables: variables)
-            if let key, let planned = plans.entry(for: key) {
-                var statements = planned.statements
-                do throws(GraphQLFailure) {
-                    return .query(planned.request, planned.plan, try QueryExecution.run(planned.plan, statements: &statements, in: transaction))
-                } catch {
-                    throw error.running()
-                }
-            }
-            let request = try prepare(text, variables: variables, operationName: operationName, in: transaction)
-            // From here on, failures are field errors of a request that ran (`"data": null`).
-            do throws(GraphQLFailure) {
-                if request.operation.operation == .mutation {
-                    return .mutation(request, try MutationPlan(request))
-                }
-                let plan = try QueryPlan(request)
-                var statements: [CompiledJSONQuery?] = []
-                let results = try QueryExecution.run(plan, statements: &statements, in: transaction)
-                if let key { plans.store(PlanCache.Entry(request: request, plan: plan, statements: statements), for: key) }
-                return .query(request, plan, results)
-            } catch {
-                throw error.running()
-            }
-        })
-        switch prepared {
-        case .mutation(let request, let plan):
-            return GraphQLResponse(data: try mutate(plan, request: request, text: text, operationName: operationName))
-        case .query(let request, let plan, var results):
-            try await answerOutsideTransaction(plan, request: request, results: &results)
-            return GraphQLResponse(data: QueryExecution.data(plan, results: results))
-        }
-    }
-
-    /// The request for `text` against the schema `transaction` sees: validated document,
-    /// operation, variables.
-    func prepare(_ text: String, variables: [String: Map], operationName: String?, in transaction: RecordTransaction) throws(GraphQLFailure) -> PreparedRequest {
-        let context: SchemaContext
-        do throws(RecordError) {
-            context = try schemas.context(for: transaction.schema, version: transaction.schemaVersion)
-        } catch {
-            throw GraphQLFailure(error, at: nil, ran: false)
-        }
-        let document = try documents.document(text, for: context)
+    /// The request for `text` against `context`: validated document, operation, variables, plan;
+    /// a query from the plan cache when it was planned before.
+    func prepare(_ text: String, variables: [String: Map], operationName: String?, context: SchemaContext) throws(GraphQLFailure) -> PreparedOperation {
+        let key = PlanCache.Key(text: text, generation: context.generation, operationName: operationName, variables: variables)
+        if let key, let planned = plans.entry(for: key) { return planned }
+        let document = try documents.document(text, for: context, operationName: operationName)
         var request = try PreparedRequest(document: document, context: context, operationName: operationName, variables: variables)
         request.maximumRecords = maximumResponseRecords
-        return request
+        // From here on, failures are field errors of a request that ran (`"data": null`).
+        let plan: PreparedOperation.Plan
+        do throws(GraphQLFailure) {
+            plan = request.operation.operation == .mutation ? .mutation(try MutationPlan(request)) : .query(try QueryPlan(request))
+        } catch {
+            throw error.running().of(OperationKind(request.operation.operation))
+        }
+        var cacheKey: PlanCache.Key?
+        if case .query = plan { cacheKey = key }
+        return PreparedOperation(text: text, operationName: operationName, variables: variables, request: request, plan: plan, cacheKey: cacheKey)
     }
 
-    /// Fills the results of the root fields the read transaction left out: introspection,
+    /// `operation` planned again against `schema`, the store's current one.
+    private func replan(_ operation: PreparedOperation, for schema: VersionedSchema) throws(GraphQLFailure) -> PreparedOperation {
+        let context: SchemaContext
+        do throws(RecordError) {
+            context = try schemas.context(for: schema.schema, version: schema.version)
+        } catch {
+            throw GraphQLFailure(error, at: nil, stage: .execution)
+        }
+        return try prepare(operation.text, variables: operation.variables, operationName: operation.operationName, context: context)
+    }
+
+    /// The context of the store's current schema.
+    func currentContext() async throws(GraphQLFailure) -> SchemaContext {
+        do throws(RecordError) {
+            let current = try await store.schema()
+            return try schemas.context(for: current.schema, version: current.version)
+        } catch {
+            throw GraphQLFailure(error, at: nil, stage: .validation)
+        }
+    }
+
+    /// Runs a query's reads in one read transaction and returns the data object's JSON; the
+    /// introspection fields are answered outside it.
+    private func query(_ plan: QueryPlan, request: PreparedRequest) async throws(GraphQLFailure) -> StoreOutcome<String> {
+        let reads = QueryExecution.reads(of: plan)
+        let outcome: StoreOutcome<[Result<RecordReadResult, RecordError>]>
+        do throws(RecordError) {
+            outcome = try await store.read(reads.reads, atSchemaVersion: request.context.generation)
+        } catch {
+            throw GraphQLFailure(error, at: nil, stage: .execution)
+        }
+        let answers: [Result<RecordReadResult, RecordError>]
+        switch outcome {
+        case .schemaChanged(let schema): return .schemaChanged(schema)
+        case .completed(let completed): answers = completed
+        }
+        var results = try QueryExecution.results(of: plan, reads: reads, answers: answers, context: request.context)
+        try await answerIntrospection(plan, request: request, results: &results)
+        return .completed(QueryExecution.data(plan, results: results))
+    }
+
+    /// Fills the results of the root fields the storage does not answer: introspection,
     /// answered by GraphQLSwift's executor.
-    private func answerOutsideTransaction(_ plan: QueryPlan, request: PreparedRequest, results: inout [String?]) async throws(GraphQLFailure) {
+    private func answerIntrospection(_ plan: QueryPlan, request: PreparedRequest, results: inout [String?]) async throws(GraphQLFailure) {
         let introspected = plan.fields.filter { if case .introspection = $0.step { true } else { false } }
         guard !introspected.isEmpty else { return }
         let answers = try await Introspection.answer(Set(introspected.map(\.key)), of: request, nodes: introspected.flatMap(\.field.nodes))
@@ -120,15 +182,20 @@ public final class RecordQLEngine: Sendable {
         }
     }
 
-    /// Runs a mutation in one write transaction (stored under its `@transaction` ID, if any)
-    /// and returns the data object's JSON.
-    private func mutate(_ plan: MutationPlan, request: PreparedRequest, text: String, operationName: String?) throws(GraphQLFailure) -> String {
-        let body = { (transaction: RecordTransaction) throws(GraphQLFailure) -> String in try MutationExecution.run(plan, in: transaction) }
-        guard let transactionID = plan.transactionID else {
-            return try database.write(failing: body)
+    /// Runs a mutation's writes in one write transaction (stored under its `@transaction` ID, if
+    /// any) and returns the data object's JSON.
+    private func mutate(_ plan: MutationPlan, operation: PreparedOperation) async throws(GraphQLFailure) -> StoreOutcome<String> {
+        let transaction: TransactionRequest?
+        do throws(RecordError) {
+            transaction = try plan.transactionID.map { id throws(RecordError) in
+                try TransactionRequest(
+                    id: id, request: StoredRequest(document: operation.text, operationName: operation.operationName, variables: operation.request.rawVariables)
+                )
+            }
+        } catch {
+            throw GraphQLFailure(error, at: nil, stage: .execution)
         }
-        let stored = StoredRequest(document: text, operationName: operationName, variables: request.rawVariables)
-        return try database.write(transactionID: transactionID, request: stored, failing: body)
+        return try await MutationExecution.run(plan, in: store, context: operation.request.context, transaction: transaction)
     }
 
     /// How many times a document text has been parsed (tests check that repeats are not).

@@ -58,7 +58,7 @@ enum ResponseLimits {
         GraphQLFailure(
             .limitExceeded,
             "the response would hold more than \(maximum) records; ask for fewer with limit:, or page through them with the …Page field and its cursor",
-            ran: true
+            stage: .execution
         )
     }
 

@@ -76,6 +76,9 @@ final class ArgumentCatalog: Sendable {
 final class SchemaContextCache: Sendable {
     private let cached = Mutex<SchemaContext?>(nil)
 
+    /// The context of the newest schema version seen, if any.
+    var latest: SchemaContext? { cached.withLock { $0 } }
+
     /// The context for `schema` at `version`: the cached one while the version is unchanged. A
     /// reader still on an older version gets a context of its own and leaves the newer one cached.
     func context(for schema: Schema, version: Int) throws(RecordError) -> SchemaContext {

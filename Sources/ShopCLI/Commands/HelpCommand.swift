@@ -8,7 +8,7 @@ struct HelpCommand: ShopCommand {
     static let configuration = CommandConfiguration(
         commandName: "help",
         abstract: "List the commands, or show one command's usage and an example.",
-        discussion: "Example:\n  help\n  help item add"
+        discussion: "help graphql describes the query language.\nExample:\n  help\n  help item add\n  help graphql"
     )
 
     /// The width help text is wrapped to, whatever the terminal (so it is stable).
@@ -21,7 +21,7 @@ struct HelpCommand: ShopCommand {
     var command: [String] = []
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        let text = command.isEmpty ? Self.summary : try Self.usage(of: command)
+        let text = command.isEmpty ? Self.summary : command == [GraphQLHelp.topic] ? GraphQLHelp.page : try Self.usage(of: command)
         session.show(.text(text, json: .members(["help": .string(text)])))
         return .proceed
     }
@@ -42,8 +42,8 @@ struct HelpCommand: ShopCommand {
             \(lines.joined(separator: "\n"))
 
             GraphQL: a line starting with {, query or mutation is a GraphQL query or mutation; it may
-            span lines until its braces balance. Quote names with spaces: 'Corner shop'.
-            # starts a comment line in scripts.
+            span lines until its braces balance (help graphql describes the language).
+            Quote names with spaces: 'Corner shop'. # starts a comment line in scripts.
             """
     }
 
@@ -53,8 +53,16 @@ struct HelpCommand: ShopCommand {
         guard path.length == words.count, let command = path.commands.last else {
             throw RecordError(.invalidArguments, "'\(words.joined(separator: " "))' has no subcommand '\(words[path.length])'")
         }
-        return ShopCommands.helpMessage(for: command, columns: columns).trimmingWhitespace
+        var text = ShopCommands.helpMessage(for: command, columns: columns).trimmingWhitespace
             .replacingOccurrences(of: "USAGE:  ", with: "USAGE: ")
+            // The root command has no name, so the parser's pointer to subcommand help reads
+            // "See ' help list <subcommand>'".
+            .replacingOccurrences(of: "See ' help ", with: "See 'help ")
+        if command is any ShopCommand.Type, !command.configuration.subcommands.isEmpty {
+            // A group that runs itself (schema) takes its subcommand optionally.
+            text = text.replacingOccurrences(of: "<subcommand>\n", with: "[<subcommand>]\n")
+        }
+        return text
     }
 
     /// The usage line of `command`, as typed at the prompt.

@@ -11,7 +11,7 @@ struct ItemCommand: ParsableCommand {
     )
 }
 
-struct ItemAddCommand: PositionalCommand {
+struct ItemAddCommand: ItemPositionalCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Add an item to a list, with optional FIELD=VALUE pairs.",
@@ -25,12 +25,6 @@ struct ItemAddCommand: PositionalCommand {
 
     @OptionGroup var item: ItemArguments
 
-    func replacingArguments(_ replace: (String) -> String) -> Self {
-        var command = self
-        command.item = item.replacingArguments(replace)
-        return command
-    }
-
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
         try session.store.addItem(item.name, to: item.list, assignments: try item.assignments.map(FieldAssignment.init(parsing:)))
         session.show(.message("added \(LineTokenizer.quote(item.name)) to \(LineTokenizer.quote(item.list))", ["list": .string(item.list), "item": .string(item.name)]))
@@ -38,7 +32,7 @@ struct ItemAddCommand: PositionalCommand {
     }
 }
 
-struct ItemSetCommand: PositionalCommand {
+struct ItemSetCommand: ItemPositionalCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
         abstract: "Change fields of an item (FIELD= removes a value).",
@@ -51,12 +45,6 @@ struct ItemSetCommand: PositionalCommand {
 
     @OptionGroup var item: ItemArguments
 
-    func replacingArguments(_ replace: (String) -> String) -> Self {
-        var command = self
-        command.item = item.replacingArguments(replace)
-        return command
-    }
-
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
         try session.store.setItem(item.name, in: item.list, assignments: try item.assignments.map(FieldAssignment.init(parsing:)))
         session.show(.message("updated \(LineTokenizer.quote(item.name)) in \(LineTokenizer.quote(item.list))", ["list": .string(item.list), "item": .string(item.name)]))
@@ -64,49 +52,53 @@ struct ItemSetCommand: PositionalCommand {
     }
 }
 
-struct ItemDeleteCommand: PositionalCommand {
+struct ItemDeleteCommand: ItemPositionalCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
         abstract: "Delete an item of a list.",
         discussion: "Example:\n  item delete Groceries Milk"
     )
 
-    @Argument(help: "The list's name.")
-    var list: String
-
-    @Argument(help: "The item's name.")
-    var name: String
-
-    func replacingArguments(_ replace: (String) -> String) -> Self {
-        var command = self
-        command.list = replace(list)
-        command.name = replace(name)
-        return command
-    }
+    @OptionGroup var item: ItemName
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        try session.store.deleteItem(name, in: list)
-        session.show(.message("deleted \(LineTokenizer.quote(name)) from \(LineTokenizer.quote(list))", ["list": .string(list), "item": .string(name)]))
+        try session.store.deleteItem(item.name, in: item.list)
+        session.show(.message("deleted \(LineTokenizer.quote(item.name)) from \(LineTokenizer.quote(item.list))", ["list": .string(item.list), "item": .string(item.name)]))
         return .proceed
     }
 }
 
-/// The arguments `item add` and `item set` share: the list, the item's name and FIELD=VALUE pairs.
-struct ItemArguments: ParsableArguments {
+/// The arguments that name one item, `item show` and `item delete`'s: the list and the item's name.
+struct ItemName: ReplaceableArguments {
     @Argument(help: "The list's name.")
     var list: String
 
     @Argument(help: "The item's name.")
     var name: String
-
-    @Argument(help: ArgumentHelp("Field values, e.g. number=2.", valueName: "field=value"))
-    var assignments: [String] = []
 
     /// These arguments with each text passed through `replace` (``PositionalCommand``).
     func replacingArguments(_ replace: (String) -> String) -> Self {
         var arguments = self
         arguments.list = replace(list)
         arguments.name = replace(name)
+        return arguments
+    }
+}
+
+/// The arguments `item add` and `item set` share: the list, the item's name and FIELD=VALUE pairs.
+struct ItemArguments: ReplaceableArguments {
+    @OptionGroup var item: ItemName
+
+    @Argument(help: ArgumentHelp("Field values, e.g. number=2.", valueName: "field=value"))
+    var assignments: [String] = []
+
+    var list: String { item.list }
+    var name: String { item.name }
+
+    /// These arguments with each text passed through `replace` (``PositionalCommand``).
+    func replacingArguments(_ replace: (String) -> String) -> Self {
+        var arguments = self
+        arguments.item = item.replacingArguments(replace)
         arguments.assignments = assignments.map(replace)
         return arguments
     }

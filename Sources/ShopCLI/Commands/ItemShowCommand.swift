@@ -2,7 +2,7 @@ import ArgumentParser
 import RecordKit
 
 /// `item show LIST NAME`
-struct ItemShowCommand: PositionalCommand {
+struct ItemShowCommand: ItemPositionalCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Show one item with every field and its system fields.",
@@ -14,21 +14,10 @@ struct ItemShowCommand: PositionalCommand {
             """
     )
 
-    @Argument(help: "The list's name.")
-    var list: String
-
-    @Argument(help: "The item's name.")
-    var name: String
-
-    func replacingArguments(_ replace: (String) -> String) -> Self {
-        var command = self
-        command.list = replace(list)
-        command.name = replace(name)
-        return command
-    }
+    @OptionGroup var item: ItemName
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        session.show(.record(try session.store.itemDocument(named: name, in: list)))
+        session.show(.record(try session.store.itemDocument(named: item.name, in: item.list)))
         return .proceed
     }
 }

@@ -8,11 +8,7 @@ struct SchemaCommand: ShopCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
         abstract: "Print the schema in CloudKit's CKDB language.",
-        discussion: """
-            With --json: {"recordTypes": [{"name", "fields": [{"name", "type", "flags", "references"}]}]}.
-            Example:
-              schema
-            """,
+        discussion: "Example:\n  schema",
         subcommands: [
             SchemaExportCommand.self, SchemaImportCommand.self, SchemaHistoryCommand.self,
             SchemaAddFieldCommand.self, SchemaAddTypeCommand.self, SchemaGraphQLCommand.self,
@@ -132,7 +128,7 @@ struct SchemaGraphQLCommand: ShopCommand {
     )
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        let definition = try session.queryEngine.schemaDefinitionLanguage()
+        let definition = try await session.queryEngine.schemaDefinitionLanguage()
         session.show(.text(definition, json: .members(["graphql": .string(definition)])))
         return .proceed
     }

@@ -7,7 +7,7 @@ struct SourceCommand: ShopCommand {
     static let configuration = CommandConfiguration(
         commandName: "source",
         abstract: "Run the commands of a script file.",
-        discussion: "Errors name the file and line. Example:\n  source Scripts/examples/groceries.shop"
+        discussion: "Errors name the file and line.\nExample:\n  source Scripts/examples/groceries.shop"
     )
 
     /// How deeply scripts may source scripts.

@@ -29,7 +29,7 @@ struct Completer {
         let arguments = Array(done.dropFirst())
         switch (command, arguments.first) {
         case ("help", _):
-            return arguments.isEmpty ? Self.commandNames : arguments.count == 1 ? Self.subcommandNames(of: arguments[0]) : []
+            return arguments.isEmpty ? Self.commandNames + [GraphQLHelp.topic] : arguments.count == 1 ? Self.subcommandNames(of: arguments[0]) : []
         case ("explain", nil):
             return ["items"]
         case ("explain", "items"):
@@ -60,7 +60,7 @@ struct Completer {
     private func itemOptions(_ subcommand: String, arguments: [String], current: String) -> [String] {
         switch (subcommand, arguments.count) {
         case (_, 0): return names.listNames()
-        case ("set", 1), ("delete", 1): return names.itemNames(inList: arguments[0])
+        case ("set", 1), ("show", 1), ("delete", 1): return names.itemNames(inList: arguments[0])
         case ("add", 2...), ("set", 2...):
             return current.contains("=") ? [] : names.fieldNames(of: ShoppingStore.itemType).map { $0 + "=" }
         default: return []

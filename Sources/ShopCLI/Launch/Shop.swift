@@ -14,6 +14,7 @@ public enum Shop {
         console: Console = .standard
     ) async -> Int32 {
         defer { console.flush() }
+        let errorStyle = TextStyle.forStream(isTerminal: console.errorsAreTerminal, environment: environment)
         let options: ShopOptions
         do {
             options = try ShopOptions.parse(arguments)
@@ -22,7 +23,7 @@ public enum Shop {
                 console.print(ShopOptions.fullMessage(for: error, columns: HelpCommand.columns))
                 return 0
             }
-            console.writeError("error: invalidArguments: \(ShopOptions.message(for: error))\nusage: \(ShopOptions.usageString())\n")
+            console.writeError("\(errorStyle.errorLabel("error:")) invalidArguments: \(ShopOptions.message(for: error))\nusage: \(ShopOptions.usageString())\n")
             return 1
         }
         let session: ShopSession
@@ -31,12 +32,15 @@ public enum Shop {
             session = ShopSession(
                 database: try RecordDatabase(path: path), console: console, printsJSON: options.json, keepsGoing: options.keepGoing,
                 style: TextStyle.forStream(isTerminal: console.outputIsTerminal, environment: environment),
-                errorStyle: TextStyle.forStream(isTerminal: console.errorsAreTerminal, environment: environment),
+                errorStyle: errorStyle,
                 pager: Pager.make(environment: environment, enabled: console.outputIsTerminal && !options.noPager)
             )
         } catch {
-            console.writeError("\(TextStyle.forStream(isTerminal: console.errorsAreTerminal, environment: environment).errorLabel("error:")) \(error)\n")
+            console.writeError("\(errorStyle.errorLabel("error:")) \(error)\n")
             return 1
+        }
+        if let refusal = session.store.adoptShoppingRules() {
+            console.writeError("warning: the shopping rules (unique, non-empty list and item names) are not enforced on this database yet: \(refusal.message)\n")
         }
         let steps = options.steps(in: arguments)
         if !steps.isEmpty {

@@ -17,7 +17,7 @@ struct ShopOptions: ParsableCommand {
               shop --db /tmp/test.sqlite -f Scripts/examples/groceries.shop
               echo lists | shop
             """,
-        version: "shop \(ShopVersion.current)"
+        version: "shop \(ShopVersion.current) (\(ShopVersion.date))"
     )
 
     @Option(help: ArgumentHelp(

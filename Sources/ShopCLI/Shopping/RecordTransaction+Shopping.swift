@@ -3,46 +3,50 @@ import RecordKit
 /// Finding lists and items by name inside one transaction, so a check and the write that
 /// depends on it see the same data.
 extension RecordTransaction {
-    /// The list named `name`, or `unknownItem`.
+    /// The list named `name`, or `unknownItem` suggesting a list whose name differs only in case.
     func list(named name: String) throws -> Record {
         guard let list = try records(matching: Self.named(name, type: ShoppingStore.listType)).first else {
+            let meant = try records(matching: Query(ShoppingStore.listType, predicate: PredicateField("name").equalsIgnoringCase(name), limit: 1))
             throw RecordError(
                 .unknownItem,
-                "there is no list named '\(name)'; see the lists with: lists",
+                "there is no list named '\(name)'" + (meant.first.map { "; did you mean '\($0.name)'?" } ?? "; see the lists with: lists"),
                 recordType: ShoppingStore.listType
             )
         }
         return list
     }
 
-    /// Throws `invalidArguments` when a list is named `name` already.
+    /// Throws `schemaViolation` when a list is named `name` already. The engine refuses the
+    /// duplicate anyway (the schema's `UNIQUE (name)`, with the same code); this says it in
+    /// the REPL's words, naming the list.
     func requireNoList(named name: String) throws {
         guard try records(matching: Self.named(name, type: ShoppingStore.listType)).isEmpty else {
             throw RecordError(
-                .invalidArguments,
+                .schemaViolation,
                 "there is already a list named '\(name)'; list names are unique, choose another one",
                 recordType: ShoppingStore.listType
             )
         }
     }
 
-    /// The item named `name` in `list`, or `unknownItem`.
+    /// The item named `name` in `list`, or `unknownItem` suggesting an item of the list whose
+    /// name differs only in case.
     func item(named name: String, in list: Record) throws -> Record {
         guard let item = try records(matching: Self.item(named: name, in: list)).first else {
-            throw RecordError(
-                .unknownItem,
-                "list '\(list.name)' has no item named '\(name)'; see its items with: items \(LineTokenizer.quote(list.name))",
-                recordType: ShoppingStore.itemType
-            )
+            let inList = PredicateField("list") == .string(list.recordName)
+            let meant = try records(matching: Query(ShoppingStore.itemType, predicate: inList && PredicateField("name").equalsIgnoringCase(name), limit: 1))
+            let hint = meant.first.map { "; did you mean '\($0.name)'?" } ?? "; see its items with: items \(LineTokenizer.quote(list.name))"
+            throw RecordError(.unknownItem, "list '\(list.name)' has no item named '\(name)'\(hint)", recordType: ShoppingStore.itemType)
         }
         return item
     }
 
-    /// Throws `invalidArguments` when `list` has an item named `name` already.
+    /// Throws `schemaViolation` when `list` has an item named `name` already (the engine's
+    /// `UNIQUE (list, name)`, in the REPL's words).
     func requireNoItem(named name: String, in list: Record) throws {
         guard try records(matching: Self.item(named: name, in: list)).isEmpty else {
             throw RecordError(
-                .invalidArguments,
+                .schemaViolation,
                 "list '\(list.name)' already has an item named '\(name)'; item names are unique within a list",
                 recordType: ShoppingStore.itemType
             )
@@ -78,11 +82,38 @@ extension RecordTransaction {
                 changes.fields["list"] = .reference(Reference(list.recordName, action: .deleteSelf))
             case (_, ""):
                 changes.fields[field.name] = .some(nil)
+            case (_, let text) where field.type == .reference:
+                changes.fields[field.name] = .reference(Reference(try referencedRecordName(text, by: field), action: .none))
             case (_, let text):
                 changes.fields[field.name] = try ValueParser.value(text, for: field, in: ShoppingStore.itemType)
             }
         }
         return changes
+    }
+
+    /// The recordName a `FIELD=TEXT` assignment to REFERENCE `field` points at: for a field that
+    /// declares its record type, the record of that type whose `name` is `text` (as `list=`
+    /// finds lists), else the record named `text` by recordName; `unknownItem` when there is none,
+    /// so that no dangling reference is stored.
+    func referencedRecordName(_ text: String, by field: FieldDefinition) throws -> String {
+        let owner = "\(ShoppingStore.itemType).\(field.name)"
+        if let type = field.referencedType, schema.recordType(named: type)?.field(named: "name")?.type == .string {
+            let matches = try records(matching: Query(type, predicate: PredicateField("name") == .string(text), limit: 2))
+            if matches.count > 1 {
+                throw RecordError(
+                    .invalidArguments,
+                    "\(owner): more than one \(type) record is named '\(text)' (\(matches.map(\.recordName).joined(separator: ", ")), …); give the recordName instead",
+                    recordType: ShoppingStore.itemType, field: field.name
+                )
+            }
+            if let match = matches.first { return match.recordName }
+        }
+        if let target = try fetch(recordName: text), field.referencedType.map({ $0 == target.recordType }) ?? true {
+            return target.recordName
+        }
+        let what = field.referencedType.map { "no \($0) record named '\(text)' (by name or recordName)" } ?? "no record named '\(text)'"
+        let create = field.referencedType.map { "; create it first, e.g. with: mutation { create\($0)(fields: {name: \"\(text)\"}) { recordName } }" } ?? ""
+        throw RecordError(.unknownItem, "\(owner) references \(what)\(create)", recordType: ShoppingStore.itemType, field: field.name)
     }
 
     private static func named(_ name: String, type: String) -> Query {

@@ -7,7 +7,7 @@ extension ShoppingStore {
     /// The items of list `name` matching `predicate`, in `sort` order (by name when empty), as
     /// JSON objects (``JSONValue/init(_:of:names:)``), and the fields of `Items` in schema order.
     func itemDocuments(in name: String, matching predicate: Predicate = .all, sort: [SortDescriptor] = []) throws(RecordError) -> (documents: [JSONValue], fields: [FieldDefinition]) {
-        try database.read { transaction in
+        try read { transaction in
             let items = try transaction.records(matching: try transaction.itemsQuery(list: name, matching: predicate, sort: sort))
             let type = try transaction.schema.requireRecordType(Self.itemType)
             let names = try Self.names(referencedBy: items, in: transaction)
@@ -17,7 +17,7 @@ extension ShoppingStore {
 
     /// Item `name` of list `listName` as a JSON object, system fields first.
     func itemDocument(named name: String, in listName: String) throws(RecordError) -> JSONValue {
-        try database.read { transaction in
+        try read { transaction in
             let item = try transaction.item(named: name, in: try transaction.list(named: listName))
             let type = try transaction.schema.requireRecordType(Self.itemType)
             let names = try Self.names(referencedBy: [item], in: transaction)

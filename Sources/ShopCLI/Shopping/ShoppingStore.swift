@@ -12,6 +12,24 @@ struct ShoppingStore {
     static let itemType = "Items"
     let database: RecordDatabase
 
+    /// `database.read`, typed: the bodies here throw only RecordKit's errors.
+    func read<T>(_ body: (RecordTransaction) throws -> T) throws(RecordError) -> T {
+        do {
+            return try database.read(body)
+        } catch {
+            throw RecordError(wrapping: error)
+        }
+    }
+
+    /// `database.write`, typed.
+    func write<T>(_ body: (RecordTransaction) throws -> T) throws(RecordError) -> T {
+        do {
+            return try database.write(body)
+        } catch {
+            throw RecordError(wrapping: error)
+        }
+    }
+
     /// A list and how many items it has.
     struct ListSummary: Equatable {
         var name: String
@@ -20,7 +38,7 @@ struct ShoppingStore {
 
     /// Every list, by name, with its item count.
     func lists() throws(RecordError) -> [ListSummary] {
-        try database.read { transaction in
+        try read { transaction in
             try transaction.records(matching: Query(Self.listType, sort: [SortDescriptor("name")])).map { list in
                 let items = Query(Self.itemType, predicate: PredicateField("list") == .string(list.recordName))
                 return ListSummary(name: list.name, itemCount: try transaction.count(matching: items))
@@ -31,7 +49,7 @@ struct ShoppingStore {
     /// Creates the list `name`; `serverRecordChanged` if one has that name already.
     func addList(_ name: String) throws(RecordError) {
         try Self.checkName(name, of: "list")
-        try database.write { transaction in
+        try write { transaction in
             try transaction.requireNoList(named: name)
             _ = try transaction.apply(.create(Record(Self.listType, fields: ["name": .string(name)])))
         }
@@ -40,7 +58,7 @@ struct ShoppingStore {
     /// Renames list `name` to `newName`.
     func renameList(_ name: String, to newName: String) throws(RecordError) {
         try Self.checkName(newName, of: "list")
-        try database.write { transaction in
+        try write { transaction in
             let list = try transaction.list(named: name)
             if newName != name { try transaction.requireNoList(named: newName) }
             _ = try transaction.update(recordType: Self.listType, recordName: list.recordName, fields: ["name": .string(newName)])
@@ -49,7 +67,7 @@ struct ShoppingStore {
 
     /// Deletes list `name` and, by cascade, its items; returns how many items went with it.
     func deleteList(_ name: String) throws(RecordError) -> Int {
-        try database.write { transaction in
+        try write { transaction in
             let list = try transaction.list(named: name)
             return try transaction.delete(recordName: list.recordName).count - 1
         }
@@ -57,14 +75,14 @@ struct ShoppingStore {
 
     /// The items of list `name` matching `predicate`, in `sort` order (by name when empty).
     func items(in name: String, matching predicate: Predicate = .all, sort: [SortDescriptor] = []) throws(RecordError) -> [Record] {
-        try database.read { transaction in
+        try read { transaction in
             try transaction.records(matching: try transaction.itemsQuery(list: name, matching: predicate, sort: sort))
         }
     }
 
     /// SQLite's plan for ``items(in:matching:sort:)``.
     func explainItems(in name: String, matching predicate: Predicate = .all, sort: [SortDescriptor] = []) throws(RecordError) -> QueryExplanation {
-        try database.read { transaction in
+        try read { transaction in
             try transaction.explain(try transaction.itemsQuery(list: name, matching: predicate, sort: sort))
         }
     }
@@ -72,7 +90,7 @@ struct ShoppingStore {
     /// Adds item `name` to list `listName` with `assignments`.
     func addItem(_ name: String, to listName: String, assignments: [FieldAssignment]) throws(RecordError) {
         try Self.checkName(name, of: "item")
-        try database.write { transaction in
+        try write { transaction in
             let list = try transaction.list(named: listName)
             let changes = try transaction.itemChanges(assignments)
             if let field = changes.name != nil ? "name" : changes.list != nil ? "list" : nil {
@@ -96,7 +114,7 @@ struct ShoppingStore {
         guard !assignments.isEmpty else {
             throw RecordError(.invalidArguments, "item set needs at least one FIELD=VALUE (for example number=2)")
         }
-        try database.write { transaction in
+        try write { transaction in
             let list = try transaction.list(named: listName)
             let item = try transaction.item(named: name, in: list)
             let changes = try transaction.itemChanges(assignments)
@@ -111,7 +129,7 @@ struct ShoppingStore {
 
     /// Deletes item `name` of list `listName`.
     func deleteItem(_ name: String, in listName: String) throws(RecordError) {
-        try database.write { transaction in
+        try write { transaction in
             let item = try transaction.item(named: name, in: try transaction.list(named: listName))
             _ = try transaction.delete(recordName: item.recordName)
         }

@@ -9,7 +9,7 @@ import RecordKit
 /// | INT64, DOUBLE, NUMBER | `2`, `-1.5`, `1e3` |
 /// | TIMESTAMP | ISO-8601: `2026-11-21`, `2026-11-21T09:30:00Z` |
 /// | BYTES | base64 |
-/// | REFERENCE | the recordName referenced (action NONE) |
+/// | REFERENCE | the recordName referenced (action NONE); `item add`/`item set` resolve names first |
 /// | LOCATION | `latitude,longitude` |
 /// | ASSET | the path of a file, whose bytes are stored |
 /// | LIST<T> | elements separated by commas |

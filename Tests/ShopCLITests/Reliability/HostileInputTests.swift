@@ -2,6 +2,7 @@ import Foundation
 import GraphQL
 import RecordKit
 import RecordQL
+import TestSupport
 import Testing
 @testable import ShopCLI
 
@@ -92,7 +93,8 @@ struct HostileInputTests {
     @Test(arguments: strings)
     func asAValueItIsStoredAndReadBackExactlyOrRejected(_ hostile: Hostile) async throws {
         let sandbox = Sandbox()
-        let database = try RecordDatabase(path: sandbox.database)
+        // Without the shopping schema's rules: the engine, then GraphQL twice, store the same name.
+        let database = try RecordDatabase(path: sandbox.database, bootstrap: try Schema.shopping.withoutRules)
         let schema = try database.schema.ckdb
         let text = hostile.text
 

@@ -27,6 +27,9 @@ struct CKDBCursor {
 
     var isAtEnd: Bool { current.kind == .end }
 
+    /// The token after the current one (the end token at the end).
+    var following: CKDBToken { tokens[min(position + 1, tokens.count - 1)] }
+
     /// Moves past the current token and returns it.
     @discardableResult
     mutating func advance() -> CKDBToken {

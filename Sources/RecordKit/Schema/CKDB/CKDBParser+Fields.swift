@@ -1,5 +1,6 @@
 extension CKDBParser {
-    /// `name TYPE [QUERYABLE] [SEARCHABLE] [SORTABLE]`, flags in any order.
+    /// `name TYPE [QUERYABLE] [SEARCHABLE] [SORTABLE] [NOT EMPTY]`, flags in any order
+    /// (`NOT EMPTY` is this engine's extension, ``FieldDefinition/isRequired``).
     static func parseField(_ cursor: inout CKDBCursor, inSystemType: Bool) throws(RecordError) -> (FieldDefinition, CKDBToken) {
         let (name, token) = try cursor.expectName("a field name or GRANT")
         if !(inSystemType && Identifier.isCloudKitSystemName(name)) {
@@ -14,7 +15,12 @@ extension CKDBParser {
                 at: typeToken
             )
         }
-        while let entry = IndexFlags.keywords.first(where: { cursor.isKeyword($0.keyword) }) {
+        while true {
+            if cursor.isKeyword("NOT") {
+                try parseNotEmpty(&cursor, into: &field)
+                continue
+            }
+            guard let entry = IndexFlags.keywords.first(where: { cursor.isKeyword($0.keyword) }) else { break }
             if isEncrypted {
                 throw cursor.error(
                     "encrypted field '\(name)' can't be \(entry.keyword): CloudKit doesn't index encrypted values",
@@ -25,7 +31,7 @@ extension CKDBParser {
             cursor.advance()
         }
         guard cursor.isPunctuation(",") || cursor.isPunctuation(")") else {
-            throw cursor.unexpected("QUERYABLE, SEARCHABLE, SORTABLE, ',' or ')' after field '\(name)'")
+            throw cursor.unexpected("QUERYABLE, SEARCHABLE, SORTABLE, NOT EMPTY, ',' or ')' after field '\(name)'")
         }
         if let (target, location) = cursor.annotation(onLineOf: token) {
             guard field.holdsReferences else {
@@ -41,6 +47,16 @@ extension CKDBParser {
             field.referencedType = target
         }
         return (field, token)
+    }
+
+    /// `NOT EMPTY` after a field's type.
+    private static func parseNotEmpty(_ cursor: inout CKDBCursor, into field: inout FieldDefinition) throws(RecordError) {
+        let token = cursor.advance()
+        try cursor.expectKeyword("EMPTY", expected: "EMPTY after NOT")
+        if field.systemField != nil {
+            throw cursor.error("system field \"\(field.name)\" always has a value and can't be declared NOT EMPTY", at: token)
+        }
+        field.isRequired = true
     }
 
     /// User fields follow the rules of ``Identifier``; `___` names must be one of the six

@@ -75,9 +75,13 @@ public enum CKDBParser {
         try cursor.expectPunctuation("(", expected: "'(' after RECORD TYPE \(name)")
         var recordType = RecordType(name)
         var fieldNames = CKDBNameSet(of: "field")
+        var uniqueTokens: [CKDBToken] = []
         while !cursor.isPunctuation(")") {
             if cursor.isKeyword("GRANT") {
                 recordType.grants.append(try parseGrant(&cursor))
+            } else if cursor.isKeyword("UNIQUE"), cursor.following.kind == .punctuation("(") {
+                uniqueTokens.append(cursor.current)
+                recordType.uniqueConstraints.append(try parseUnique(&cursor))
             } else {
                 let (field, fieldToken) = try parseField(&cursor, inSystemType: isSystemType)
                 try fieldNames.insert(field.name, at: fieldToken, in: cursor)
@@ -88,7 +92,33 @@ public enum CKDBParser {
         }
         try cursor.expectPunctuation(")", expected: "',' or ')'")
         try cursor.expectPunctuation(";", expected: "';' after the ')' closing RECORD TYPE \(name)")
+        for (index, constraint) in recordType.uniqueConstraints.enumerated() {
+            do throws(RecordError) {
+                try recordType.checkUniqueConstraint(constraint, among: recordType.uniqueConstraints[..<index])
+            } catch {
+                var located = cursor.locating(error, at: uniqueTokens[index])
+                located.code = .invalidArguments
+                throw located
+            }
+        }
         return (recordType, token)
+    }
+
+    /// `UNIQUE (field, …)`, this engine's extension (``UniqueConstraint``); the fields are
+    /// checked once the whole record type is read, since they may be declared after the line.
+    private static func parseUnique(_ cursor: inout CKDBCursor) throws(RecordError) -> UniqueConstraint {
+        cursor.advance()
+        cursor.advance()
+        var fields: [String] = []
+        repeat {
+            if !fields.isEmpty { cursor.advance() }
+            fields.append(try cursor.expectName("a field name in UNIQUE (…)").name)
+        } while cursor.isPunctuation(",")
+        try cursor.expectPunctuation(")", expected: "',' or ')' in UNIQUE (\(fields.joined(separator: ", "))")
+        guard cursor.isPunctuation(",") || cursor.isPunctuation(")") else {
+            throw cursor.unexpected("',' or ')' after UNIQUE (\(fields.joined(separator: ", ")))")
+        }
+        return UniqueConstraint(fields)
     }
 
     /// `GRANT READ, CREATE, WRITE TO role`, the role a quoted system role or a custom one.

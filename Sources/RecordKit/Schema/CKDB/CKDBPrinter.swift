@@ -13,6 +13,9 @@
 ///     );
 /// ```
 ///
+/// This engine's own rules print where its parser reads them: `NOT EMPTY` after a field's
+/// flags, `UNIQUE (…)` lines after the fields and before the grants.
+///
 /// Roles come first, then record types in the schema's order (by name), each after a blank
 /// line. Types are indented 4 spaces and fields 8; field names are padded to one column per
 /// record type, one space past the longest name but never narrower than 16 characters — the
@@ -56,14 +59,17 @@ public enum CKDBPrinter {
         let names = recordType.fields.map { spelled($0.name) }
         let column = max(minimumColumn, (names.map(\.count).max() ?? 0) + 1)
         let fields = zip(names, recordType.fields).map { name, field in
-            let flags = field.flags.isEmpty ? "" : " \(field.flags)"
+            let flags = (field.flags.isEmpty ? "" : " \(field.flags)") + (field.isRequired ? " NOT EMPTY" : "")
             let line = "        " + name + String(repeating: " ", count: column - name.count) + field.ckdbType + flags
             return (line, field.referencedType.map { " // \(CKDBLexer.annotationPrefix)\($0)" })
+        }
+        let unique = recordType.uniqueConstraints.map { constraint in
+            ("        UNIQUE (\(constraint.fields.map(spelled).joined(separator: ", ")))", String?.none)
         }
         let grants = recordType.grants.map { grant in
             ("        GRANT \(grant.permissions.map(\.rawValue).joined(separator: ", ")) TO \(spelled(grant.role))", String?.none)
         }
-        let items = fields + grants
+        let items = fields + unique + grants
         let body = items.enumerated().map { index, item in
             item.0 + (index < items.count - 1 ? "," : "") + (item.1 ?? "")
         }.map { $0 + "\n" }.joined()

@@ -81,27 +81,27 @@ extension RecordTransaction {
 extension RecordDatabase {
     /// The records matching `query`, in order.
     public func records(matching query: Query) throws(RecordError) -> [Record] {
-        try read { try $0.records(matching: query) }
+        try performRead { try $0.records(matching: query) }
     }
 
     /// Calls `body` with each record matching `query` without holding the whole result in
     /// memory; reads one consistent snapshot.
     public func forEachRecord(matching query: Query, _ body: (Record) throws -> Void) throws(RecordError) {
-        try read { try $0.forEachRecord(matching: query, body) }
+        try performRead { try $0.forEachRecord(matching: query, body) }
     }
 
     /// How many records match `query`; see ``RecordTransaction/count(matching:)``.
     public func count(matching query: Query) throws(RecordError) -> Int {
-        try read { try $0.count(matching: query) }
+        try performRead { try $0.count(matching: query) }
     }
 
     /// The page of `query` after `cursor`; see ``RecordTransaction/page(_:after:)``.
     public func page(_ query: Query, after cursor: String? = nil) throws(RecordError) -> RecordPage {
-        try read { try $0.page(query, after: cursor) }
+        try performRead { try $0.page(query, after: cursor) }
     }
 
     /// The compiled SQL of `query` and SQLite's plan for it.
     public func explain(_ query: Query) throws(RecordError) -> QueryExplanation {
-        try read { try $0.explain(query) }
+        try performRead { try $0.explain(query) }
     }
 }

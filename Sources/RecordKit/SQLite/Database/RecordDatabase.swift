@@ -68,32 +68,120 @@ public final class RecordDatabase: Sendable {
     /// Runs `body` in one write transaction: everything it does commits together, or nothing
     /// does if it throws. When SQLite reports the file busy (another process holds it), the
     /// transaction rolls back and `body` runs again, for up to 10 seconds: keep its effects
-    /// inside the transaction.
-    public func write<T>(_ body: (RecordTransaction) throws -> T) throws(RecordError) -> T {
+    /// inside the transaction. Blocks the calling thread; from async code use
+    /// ``write(_:)-(@Sendable(RecordTransaction)->T)``.
+    ///
+    /// - Throws: the error `body` throws, unchanged (after rolling back); the database's own
+    ///   failures (busy, disk full, read-only…) as ``RecordError`` (``RecordError/wrapping(_:path:)``).
+    public func write<T>(_ body: (RecordTransaction) throws -> T) throws -> T {
         do {
             return try BusyRetry.run {
-                try writer.write { db in
-                    let transaction = RecordTransaction(db, snapshot: try snapshot(db), databasePath: path)
-                    let result = try body(transaction)
-                    try transaction.changeLog.write(to: db)
-                    return result
-                }
+                try writer.write { db in try transact(db, body) }
             }
         } catch {
-            throw RecordError.wrapping(error, path: path)
+            throw surfaced(error)
         }
     }
 
     /// Runs `body` on a consistent snapshot of the database, concurrently with writes. Like a
     /// write, it runs again when SQLite reports the file busy (in practice only while another
-    /// process recovers the file after a crash, before any row is read).
-    public func read<T>(_ body: (RecordTransaction) throws -> T) throws(RecordError) -> T {
+    /// process recovers the file after a crash, before any row is read). Blocks the calling
+    /// thread; from async code use ``read(_:)-(@Sendable(RecordTransaction)->T)``.
+    ///
+    /// - Throws: the error `body` throws, unchanged; the database's own failures as ``RecordError``.
+    public func read<T>(_ body: (RecordTransaction) throws -> T) throws -> T {
         do {
             return try BusyRetry.run {
                 try writer.read { db in
                     try body(RecordTransaction(db, snapshot: try snapshot(db), databasePath: path))
                 }
             }
+        } catch {
+            throw surfaced(error)
+        }
+    }
+
+    /// ``write(_:)`` for async code: the transaction runs on the database's own writer thread
+    /// while the task suspends, and a file locked by another process is retried by suspending
+    /// the task, never by blocking a thread (``BusyRetry``).
+    ///
+    /// - Throws: the error `body` throws, unchanged (after rolling back); the database's own
+    ///   failures as ``RecordError``; `CancellationError` when the task is cancelled first.
+    public func write<T: Sendable>(_ body: @Sendable (RecordTransaction) throws -> T) async throws -> T {
+        do {
+            return try await BusyRetry.run {
+                try await writer.writeWithoutTransaction { db in
+                    try BusyRetry.failingFast(db) {
+                        var result: T?
+                        try db.inTransaction(.immediate) {
+                            result = try transact(db, body)
+                            return .commit
+                        }
+                        return result!
+                    }
+                }
+            }
+        } catch {
+            throw surfaced(error)
+        }
+    }
+
+    /// ``read(_:)`` for async code: the snapshot is read on one of the database's reader
+    /// threads while the task suspends, so reads never wait for a write in progress.
+    ///
+    /// - Throws: the error `body` throws, unchanged; the database's own failures as ``RecordError``.
+    public func read<T: Sendable>(_ body: @Sendable (RecordTransaction) throws -> T) async throws -> T {
+        do {
+            return try await BusyRetry.run {
+                try await writer.read { db in
+                    try body(RecordTransaction(db, snapshot: try snapshot(db), databasePath: path))
+                }
+            }
+        } catch {
+            throw surfaced(error)
+        }
+    }
+
+    /// `body` run through a transaction on `db`, inside a write transaction already open,
+    /// with the change log written after it.
+    private func transact<T>(_ db: Database, _ body: (RecordTransaction) throws -> T) throws -> T {
+        let transaction = RecordTransaction(db, snapshot: try snapshot(db), databasePath: path)
+        let result = try body(transaction)
+        try transaction.changeLog.write(to: db)
+        return result
+    }
+
+    /// A failure of a transaction as its caller sees it: the database's own errors (SQLite's)
+    /// as ``RecordError``; what the body threw, ``RecordError`` included, unchanged.
+    private func surfaced(_ error: any Error) -> any Error {
+        error is DatabaseError ? RecordError.wrapping(error, path: path) : error
+    }
+
+    /// ``read(_:)`` for RecordKit's own bodies, which throw only ``RecordError`` and SQLite's
+    /// errors: typed.
+    func performRead<T>(_ body: (RecordTransaction) throws -> T) throws(RecordError) -> T {
+        try recordErrors { try read(body) }
+    }
+
+    /// ``write(_:)`` for RecordKit's own bodies: typed.
+    func performWrite<T>(_ body: (RecordTransaction) throws -> T) throws(RecordError) -> T {
+        try recordErrors { try write(body) }
+    }
+
+    /// The result of `body`, which throws only RecordKit's and SQLite's errors, with its
+    /// failure as a ``RecordError``.
+    func recordErrors<T>(_ body: () throws -> T) throws(RecordError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw RecordError.wrapping(error, path: path)
+        }
+    }
+
+    /// ``recordErrors(_:)-(()->T)`` for async work.
+    func recordErrors<T>(_ body: () async throws -> T) async throws(RecordError) -> T {
+        do {
+            return try await body()
         } catch {
             throw RecordError.wrapping(error, path: path)
         }

@@ -18,51 +18,68 @@ extension RecordDatabase {
     /// equal request returns the stored result without running `body` (`isReplay` true); the
     /// same ID with a different request fails with `transactionConflict`. The stored result is
     /// written in the same transaction as the changes, so either both land or neither does.
+    ///
+    /// - Throws: the error `body` throws, unchanged (nothing is stored then); ``RecordError``
+    ///   `transactionConflict` for the same ID with another request, `invalidArguments` for an ID
+    ///   that is empty or longer than 255 bytes; the database's own failures as ``RecordError``.
     public func write<Request: Encodable, Result: Codable>(
         transactionID: String,
         request: Request,
         _ body: (RecordTransaction) throws -> Result
-    ) throws(RecordError) -> (result: Result, isReplay: Bool) {
-        guard !transactionID.isEmpty, transactionID.utf8.count <= 255 else {
-            throw RecordError(.invalidArguments, "a transaction ID must be 1 to 255 bytes long")
-        }
-        let requestData: Data
-        do {
-            requestData = try JSONEncoder.sorted.encode(request)
-        } catch {
-            throw RecordError(.invalidArguments, "the request cannot be stored: \(error)", underlyingError: UncheckedCause(error))
-        }
+    ) throws -> (result: Result, isReplay: Bool) {
+        let key = try TransactionRequest(id: transactionID, request: request)
         return try write { transaction in
-            let db = transaction.db
-            let stored = try Row.fetchOne(db, sql: "SELECT request, result FROM _transactions WHERE id = ?", arguments: [transactionID])
-            if let stored {
-                guard (stored["request"] as Data) == requestData else {
-                    throw RecordError(
-                        .transactionConflict,
-                        "transaction '\(transactionID)' was already used for a different request; use a new transaction ID for a new request"
-                    )
-                }
-                return (try JSONDecoder().decode(Result.self, from: stored["result"] as Data), true)
+            if let stored = try Self.storedResponse(for: key, in: transaction) {
+                return (try Self.decode(Result.self, from: stored), true)
             }
             let result = try body(transaction)
-            try db.execute(
-                sql: "INSERT INTO _transactions(id, request, result, createdAt) VALUES (?, ?, ?, ?)",
-                arguments: [transactionID, requestData, try JSONEncoder.sorted.encode(result), Timestamp.milliseconds(Date())]
-            )
+            try Self.store(key, response: try JSONEncoder.sorted.encode(result), in: transaction)
             return (result, false)
+        }
+    }
+
+    /// The response stored under `key`'s ID in `transaction`, or `nil` when the ID is new.
+    /// Throws `transactionConflict` when the ID was used for another request.
+    static func storedResponse(for key: TransactionRequest, in transaction: RecordTransaction) throws -> Data? {
+        let stored = try Row.fetchOne(
+            transaction.db.cachedStatement(sql: "SELECT request, result FROM _transactions WHERE id = ?"), arguments: [key.id]
+        )
+        guard let stored else { return nil }
+        guard (stored["request"] as Data) == key.request else {
+            throw RecordError(
+                .transactionConflict,
+                "transaction '\(key.id)' was already used for a different request; use a new transaction ID for a new request"
+            )
+        }
+        return stored["result"] as Data
+    }
+
+    /// Stores `key`'s request with `response` in `transaction`, with the writes it made.
+    static func store(_ key: TransactionRequest, response: Data, in transaction: RecordTransaction) throws {
+        try transaction.db.execute(
+            sql: "INSERT INTO _transactions(id, request, result, createdAt) VALUES (?, ?, ?, ?)",
+            arguments: [key.id, key.request, response, Timestamp.milliseconds(Date())]
+        )
+    }
+
+    private static func decode<Result: Decodable>(_ type: Result.Type, from data: Data) throws(RecordError) -> Result {
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch {
+            throw RecordError(.internalError, "a stored transaction result cannot be read: \(error)", underlyingError: UncheckedCause(error))
         }
     }
 
     /// Every stored transaction, oldest first.
     public func transactions() throws(RecordError) -> [StoredTransaction] {
-        try read { transaction in
+        try performRead { transaction in
             try Row.fetchAll(transaction.db, sql: "SELECT * FROM _transactions ORDER BY createdAt, id").map(StoredTransaction.init)
         }
     }
 
     /// The stored transaction `id`, or `unknownItem`.
     public func transaction(id: String) throws(RecordError) -> StoredTransaction {
-        let found = try read { transaction in
+        let found = try performRead { transaction in
             try Row.fetchOne(transaction.db, sql: "SELECT * FROM _transactions WHERE id = ?", arguments: [id]).map(StoredTransaction.init)
         }
         guard let found else { throw Self.unknownTransaction(id) }
@@ -71,7 +88,7 @@ extension RecordDatabase {
 
     /// Forgets stored transaction `id` (a later request with that ID runs anew), or `unknownItem`.
     public func deleteTransaction(id: String) throws(RecordError) {
-        try write { transaction in
+        try performWrite { transaction in
             try transaction.db.execute(sql: "DELETE FROM _transactions WHERE id = ?", arguments: [id])
             if transaction.db.changesCount == 0 { throw Self.unknownTransaction(id) }
         }

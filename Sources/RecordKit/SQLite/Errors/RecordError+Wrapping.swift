@@ -2,6 +2,14 @@ import Foundation
 import GRDB
 
 extension RecordError {
+    /// `error` as a `RecordError`: itself when it is one, SQLite's errors as the code that says
+    /// what to do, anything else `internalError` keeping it as the cause. For callers of
+    /// ``RecordDatabase/read(_:)`` and ``RecordDatabase/write(_:)`` whose bodies throw only
+    /// RecordKit's errors and want them typed.
+    public init(wrapping error: any Error) {
+        self = Self.wrapping(error, path: nil)
+    }
+
     /// `error` as a `RecordError`: record errors pass through; SQLite errors become the code
     /// that says what to do (busy, disk full, read-only, not a database), keeping the cause.
     static func wrapping(_ error: any Error, path: String?) -> RecordError {

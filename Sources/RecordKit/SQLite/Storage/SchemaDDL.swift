@@ -4,7 +4,8 @@
 /// fields, an FTS5 table kept in sync by triggers. New fields are `ALTER TABLE … ADD COLUMN`,
 /// which SQLite does without rewriting rows, so a table of a million rows gains a field as fast
 /// as an empty one. New index flags create the indexes they imply; a changed set of SEARCHABLE
-/// fields rebuilds that type's FTS5 table.
+/// fields rebuilds that type's FTS5 table; a new `UNIQUE (…)` line gets its unique index
+/// (``StoredRuleCheck`` has first made sure the stored records keep it).
 enum SchemaDDL {
     static func statements(from old: Schema, to new: Schema) -> [String] {
         var statements: [String] = []
@@ -19,6 +20,9 @@ enum SchemaDDL {
             }
             let oldIndexes = Set(previous.map { IndexPlan($0).createStatements(on: $0.name) } ?? [])
             statements += IndexPlan(type).createStatements(on: type.name).filter { !oldIndexes.contains($0) }
+            for constraint in type.uniqueConstraints where previous?.uniqueConstraint(matching: constraint) == nil {
+                statements.append(uniqueIndex(constraint, on: type.name))
+            }
             let searchable = type.searchableFieldNames
             if searchable != (previous?.searchableFieldNames ?? []) {
                 statements += fullText(for: type.name, fields: searchable, replacing: !(previous?.searchableFieldNames ?? []).isEmpty)
@@ -49,6 +53,14 @@ enum SchemaDDL {
             return [column, "\(SQLName.actionColumn(field.name)) INTEGER"]
         }
         return [column]
+    }
+
+    /// The unique index keeping `constraint`: partial, over the records that have every one of
+    /// its fields, so absent values are never compared (and queries' plans are left alone).
+    static func uniqueIndex(_ constraint: UniqueConstraint, on type: String) -> String {
+        let columns = constraint.fields.map(SQLName.column)
+        return "CREATE UNIQUE INDEX IF NOT EXISTS \(SQLName.object("unique", type, constraint.fields)) ON \(SQLName.table(type))"
+            + "(\(columns.joined(separator: ", "))) WHERE \(columns.map { "\($0) IS NOT NULL" }.joined(separator: " AND "))"
     }
 
     /// (Re)creates the FTS5 table of `type` over `fields` and the triggers that keep it in sync.

@@ -3,7 +3,7 @@ import GRDB
 extension RecordDatabase {
     /// The current schema.
     public var schema: Schema {
-        get throws(RecordError) { try read { $0.schema } }
+        get throws(RecordError) { try performRead { $0.schema } }
     }
 
     /// Adds a record type with `fields`.
@@ -27,11 +27,7 @@ extension RecordDatabase {
     /// `schemaViolation` naming it, and nothing is applied. Returns the changes applied.
     @discardableResult
     public func updateSchema(to target: Schema, mode: Schema.ComparisonMode = .merge) throws(RecordError) -> [SchemaChange] {
-        try write { transaction in
-            let changes = transaction.schema.changes(to: target, mode: mode)
-            _ = try SchemaStorage.apply(changes, to: transaction.schema, in: transaction.db)
-            return changes
-        }
+        try performWrite { try $0.updateSchema(to: target, mode: mode) }.changes
     }
 
     /// Merges the CKDB schema `text` into the current one (`schema import`).
@@ -42,13 +38,25 @@ extension RecordDatabase {
 
     /// Every applied schema change with its time, oldest first.
     public func schemaHistory() throws(RecordError) -> [SchemaHistoryEntry] {
-        try read { try SchemaStorage.history($0.db) }
+        try performRead { try SchemaStorage.history($0.db) }
     }
 
     /// Applies `changes` in one transaction (all or nothing).
     public func applySchemaChanges(_ changes: [SchemaChange]) throws(RecordError) {
-        try write { transaction in
-            _ = try SchemaStorage.apply(changes, to: transaction.schema, in: transaction.db)
-        }
+        _ = try performWrite { try $0.apply(changes) }
+    }
+}
+
+extension RecordTransaction {
+    /// Applies `changes` (all or nothing) and returns the schema they made.
+    func apply(_ changes: [SchemaChange]) throws -> VersionedSchema {
+        let schema = try SchemaStorage.apply(changes, to: schema, in: db)
+        return VersionedSchema(version: try SchemaStorage.version(db), schema: schema)
+    }
+
+    /// Brings the schema to `target` (``RecordDatabase/updateSchema(to:mode:)``).
+    func updateSchema(to target: Schema, mode: Schema.ComparisonMode) throws -> SchemaUpdate {
+        let changes = schema.changes(to: target, mode: mode)
+        return SchemaUpdate(changes: changes, current: try apply(changes))
     }
 }

@@ -124,6 +124,15 @@ final class SchemaSnapshot: Sendable {
         var fetchingOneMore: Bool
     }
 
+    /// JSON queries compiled at this version (``RecordTransaction/compileJSON(_:projection:)``),
+    /// under the same rules: a query language asks the same ones again and again.
+    private let compiledJSONQueries = BoundedCache<CompiledJSONKey, CompiledJSONQuery>(capacity: 256)
+
+    private struct CompiledJSONKey: Hashable, Sendable {
+        var query: Query
+        var projection: Projection
+    }
+
     init(version: Int, schema: Schema) {
         self.version = version
         self.schema = schema
@@ -160,6 +169,17 @@ final class SchemaSnapshot: Sendable {
         if let compiled = compiledQueries.value(for: key) { return compiled }
         let compiled = try QueryCompiler.compile(query, layout: try layout(query.recordType), fetchingOneMore: fetchingOneMore)
         compiledQueries.store(compiled, for: key)
+        return compiled
+    }
+
+    /// `query` projected by `projection`, compiled by `compile`, or from the cache when it was
+    /// compiled before at this version (ASCII text only, as for ``compiled(_:after:fetchingOneMore:)``).
+    func compiledJSON(_ query: Query, projection: Projection, compile: () throws -> CompiledJSONQuery) throws -> CompiledJSONQuery {
+        guard query.hasOnlyASCIIText, projection.hasOnlyASCIIText else { return try compile() }
+        let key = CompiledJSONKey(query: query, projection: projection)
+        if let compiled = compiledJSONQueries.value(for: key) { return compiled }
+        let compiled = try compile()
+        compiledJSONQueries.store(compiled, for: key)
         return compiled
     }
 

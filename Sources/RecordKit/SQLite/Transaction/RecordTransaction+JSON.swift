@@ -10,6 +10,10 @@ extension RecordTransaction {
     /// The same, compiled once to run many times: ``json(_:)`` runs it in any transaction that
     /// sees the same schema version.
     public func compileJSON(_ query: Query, projection: Projection) throws -> CompiledJSONQuery {
+        try snapshot.compiledJSON(query, projection: projection) { try compileJSONUncached(query, projection: projection) }
+    }
+
+    private func compileJSONUncached(_ query: Query, projection: Projection) throws -> CompiledJSONQuery {
         let layout = try snapshot.layout(query.recordType)
         var compiler = ProjectionCompiler(snapshot: snapshot)
         let alias = compiler.nextAlias()

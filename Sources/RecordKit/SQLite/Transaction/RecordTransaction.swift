@@ -80,8 +80,10 @@ public final class RecordTransaction {
         // (Sized at creation: `reserveCapacity` on a dictionary is not specialized here and
         // instantiates generic metadata on every call.)
         var saved = Record(record.recordType, recordName: record.recordName, fields: [String: Value](minimumCapacity: record.fields.count))
+        try checkRequiredFieldsPresent(record.fields, layout: layout, recordName: record.recordName)
         for (name, value) in record.fields {
             let slot = try layout.slot(name)
+            try checkNotEmpty(value, of: slot.field, in: record.recordType, recordName: record.recordName)
             let stored = try encode(value, into: &encoded, slot: slot, layout: layout)
             saved.fields[name] = ValueEncoding.decode(stored.value, action: stored.action, type: slot.field.type)
         }
@@ -102,7 +104,9 @@ public final class RecordTransaction {
                 let arguments = StatementArguments(
                     values: layout.fieldColumns.map { encoded[$0] } + [now.databaseValue, changeTag.databaseValue, existing.rowID.databaseValue]
                 )
-                try db.cachedStatement(sql: layout.replaceSQL).execute(arguments: arguments)
+                try keepingUniqueness(of: record.recordName, layout: layout, value: { encoded[$0.column] }) {
+                    try db.cachedStatement(sql: layout.replaceSQL).execute(arguments: arguments)
+                }
                 saved.createdAt = Timestamp.date(milliseconds: existing.createdAt)
             } else {
                 if let tag {
@@ -128,7 +132,9 @@ public final class RecordTransaction {
         values.reserveCapacity(4 + layout.fieldColumns.count)
         for column in layout.fieldColumns { values.append(encoded[column]) }
         do {
-            try db.cachedStatement(sql: layout.insertSQL).execute(arguments: StatementArguments(values: values))
+            try keepingUniqueness(of: record.recordName, layout: layout, value: { encoded[$0.column] }) {
+                try db.cachedStatement(sql: layout.insertSQL).execute(arguments: StatementArguments(values: values))
+            }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw RecordError(
                 .serverRecordChanged,
@@ -158,6 +164,7 @@ public final class RecordTransaction {
         do {
             for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
                 let slot = try layout.slot(name)
+                try checkNotEmpty(value, of: slot.field, in: recordType, recordName: recordName)
                 columns.append(slot.column)
                 if let action = slot.actionColumn { columns.append(action) }
                 if let value {
@@ -179,7 +186,12 @@ public final class RecordTransaction {
             values.append(ifChangeTag.databaseValue)
         }
         let sql = "UPDATE \(layout.table) SET \(assignments.joined(separator: ", ")) WHERE \(condition) RETURNING \(layout.selection)"
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(values: values)) else {
+        let written = try keepingUniqueness(of: recordName, layout: layout, value: { slot in
+            try columns.contains(slot.column) ? encoded[slot.column] : storedValue(of: slot, recordName: recordName, layout: layout)
+        }) {
+            try Row.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(values: values))
+        }
+        guard let row = written else {
             try requireUpdatable(recordType: recordType, recordName: recordName, ifChangeTag: ifChangeTag)
             throw RecordError(.internalError, "\(recordType) '\(recordName)' could not be updated", recordType: recordType, recordName: recordName)
         }
@@ -315,3 +327,8 @@ extension Value {
         }
     }
 }
+
+/// A transaction belongs to the closure it was given to and to the thread running it: it must
+/// not escape to another task.
+@available(*, unavailable)
+extension RecordTransaction: Sendable {}

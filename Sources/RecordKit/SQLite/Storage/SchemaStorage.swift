@@ -27,6 +27,7 @@ enum SchemaStorage {
     static func apply(_ changes: [SchemaChange], to current: Schema, in db: Database) throws -> Schema {
         let updated = try current.applying(changes)
         guard updated != current else { return current }
+        try StoredRuleCheck.check(from: current, to: updated, in: db)
         for statement in SchemaDDL.statements(from: current, to: updated) {
             try db.execute(sql: statement)
         }
