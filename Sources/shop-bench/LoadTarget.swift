@@ -4,6 +4,8 @@ import Foundation
 protocol LoadTarget: AnyObject {
     /// How the table names it.
     var name: String { get }
+    /// Where its data and log live.
+    var folder: URL { get }
     /// Where it listens while started (on 127.0.0.1).
     var baseURL: URL { get }
     var server: ServerProcess? { get }

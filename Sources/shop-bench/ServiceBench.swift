@@ -28,7 +28,7 @@ final class ServiceBench {
         self.loadSeconds = loadSeconds
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         wrk = try Wrk(folder: folder)
-        shop = try ShopService(folder: folder)
+        shop = try ShopService(folder: folder.appendingPathComponent("shop"))
         func peer(_ name: String) throws -> String? {
             guard let peers else { return nil }
             let path = peers.appendingPathComponent(name).path
@@ -47,7 +47,7 @@ final class ServiceBench {
         defer { ServerProcess.stopAll() }
         for target in targets {
             log("loading \(dataSet.items.formatted()) items in \(DataSet.listCount) lists into \(target.name)")
-            try FileManager.default.createDirectory(at: (target as? ShopService)?.folder ?? folder, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: target.folder, withIntermediateDirectories: true)
             try await target.load(dataSet)
         }
         for target in targets {
@@ -114,9 +114,10 @@ final class ServiceBench {
         let started = ContinuousClock.now
         for batch in 0..<batches {
             try database.modify((0..<Self.createsPerRequest).map { index in
-                var record = DataSet.itemRecord(index, list: (batch * 7) % DataSet.listCount)
-                record.recordName = "engine-\(batch)-\(index)"
-                return .create(record)
+                .create(Record("Items", recordName: "engine-\(batch)-\(index)", fields: [
+                    "name": .string("\(DataSet.itemName(index)) e\(batch)"),
+                    "list": .reference(Reference(DataSet.listRecordName((batch * 7) % DataSet.listCount), action: .deleteSelf)),
+                ]))
             })
         }
         let rate = Double(batches * Self.createsPerRequest) / seconds(since: started)

@@ -81,12 +81,13 @@ final class ShopService: LoadTarget {
         return Wrk.Request(method: "POST", path: databasePath("records/query"), headers: headers, body: body, lists: ServiceDataSet.listRecordNames)
     }
 
-    /// `records/modify` creating `count` items in one request, each with its own new recordName.
+    /// `records/modify` creating `count` items in one request, each with a new recordName and a
+    /// name new in its list (Items declares `UNIQUE (list, name)`).
     func recordsModify(creates count: Int) -> Wrk.Request {
         let operations = (0..<count).map { index in
             """
             {"operationType":"create","record":{"recordName":"w{seq}-\(index)","recordType":"Items","fields":\
-            {"name":{"value":"\(DataSet.itemName(index))"},"list":{"value":{"recordName":"{list}","action":"DELETE_SELF"}}}}}
+            {"name":{"value":"\(DataSet.itemName(index)) w{seq}"},"list":{"value":{"recordName":"{list}","action":"DELETE_SELF"}}}}}
             """
         }
         let body = "{\"operations\":[\(operations.joined(separator: ","))],\"atomic\":true}"

@@ -67,7 +67,7 @@ struct Wrk {
     static func script(for request: Request) -> String {
         func lua(_ text: String) -> String { "[==[\(text)]==]" }
         let headers = request.headers.sorted { $0.key < $1.key }
-            .map { "wrk.headers[\(lua($0.key))] = \(lua($0.value))" }.joined(separator: "\n")
+            .map { "wrk.headers[ \(lua($0.key)) ] = \(lua($0.value))" }.joined(separator: "\n")
         let lists = request.lists.map(lua).joined(separator: ", ")
         return """
             local lists = { \(lists) }
