@@ -13,7 +13,7 @@ final class Bench {
     let enginePath: String
     let rawPath: String
 
-    /// How much data each workload uses (full per DESIGN.md §9, or `--quick`).
+    /// How much data each workload uses (full, the sizes the budgets in docs/bench.md name, or `--quick`).
     struct Sizes {
         var items: Int
         var batch: Int

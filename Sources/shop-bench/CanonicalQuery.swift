@@ -2,7 +2,7 @@ import Foundation
 import RecordKit
 import RecordQL
 
-/// The canonical query of DESIGN.md §9 — the items of one list sorted by name, 50 of them — in
+/// The canonical query of the benchmark (docs/bench.md) — the items of one list sorted by name, 50 of them — in
 /// each spelling the benchmark runs it: the engine API, the query language, and SQL through the
 /// C API, which materializes the same values the other two return.
 enum CanonicalQuery {

@@ -52,8 +52,11 @@ import Testing
     /// an unrelated task runs; once the lock is released every write lands.
     @Test func asyncWritesWaitingForALockHeldByAnotherProcessSuspendInsteadOfBlocking() async throws {
         let file = TemporaryDatabase()
-        let db = try file.open()
-        let locker = try ExclusiveLockHolder(path: file.path, atMostSeconds: 60)
+        // Retried for long enough that a test suite starving this task for a while does not
+        // make the writes give up before the lock is released.
+        _ = try file.open()
+        let db = try RecordDatabase(location: file.path, bootstrap: nil, trace: nil, busyRetryTime: .seconds(600))
+        let locker = try ExclusiveLockHolder(path: file.path, atMostSeconds: 300)
         let writers = ProcessInfo.processInfo.activeProcessorCount * 16
         let landed = EventLog()
         let writes = Task {

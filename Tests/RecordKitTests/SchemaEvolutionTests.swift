@@ -13,13 +13,14 @@ import Testing
     }
 
     @Test(arguments: [
-        ("Lists", "cannot add record type Lists: it already exists; add fields to it with: schema add-field Lists FIELD TYPE"),
-        ("lists", "cannot add record type lists: it differs only in case from Lists"),
+        ("Lists", "cannot add record type Lists: it already exists", RecordError.Remedy.addFieldsTo(recordType: "Lists")),
+        ("lists", "cannot add record type lists: it differs only in case from Lists", nil),
     ])
-    func addingATypeThatExistsSaysWhetherItIsTheSameName(name: String, message: String) throws {
+    func addingATypeThatExistsSaysWhetherItIsTheSameName(name: String, message: String, remedy: RecordError.Remedy?) throws {
         let db = try RecordDatabase.inMemory()
         #expect { try db.addRecordType(RecordType(name)) } throws: {
-            ($0 as? RecordError)?.code == .schemaViolation && "\($0)".contains(message)
+            let error = $0 as? RecordError
+            return error?.code == .schemaViolation && error?.message == message && error?.remedy == remedy
         }
     }
 

@@ -23,11 +23,11 @@ struct EngineErrorTests {
         Case(name: "unclosed selection", document: "{ Items { name }", code: .invalidArguments, location: (1, 17), message: "Syntax Error: Expected Name, found <EOF>"),
         Case(name: "empty document", document: "", code: .invalidArguments, location: (1, 1), message: "Syntax Error"),
         Case(name: "stray token", document: "{ Items { name } } }", code: .invalidArguments, location: (1, 20), message: "Syntax Error"),
-        Case(name: "unknown field", document: "{ Lists { title } }", code: .schemaViolation, location: (1, 11), message: "schema add-field Lists title <TYPE>"),
+        Case(name: "unknown field", document: "{ Lists { title } }", code: .schemaViolation, location: (1, 11), message: "Lists has no field 'title'"),
         Case(name: "unknown root field", document: "{ Shops { name } }", code: .schemaViolation, location: (1, 3), message: #"Cannot query field "Shops" on type "Query""#),
         Case(name: "unknown type", document: "{ Lists { ... on Shops { name } } }", code: .schemaViolation, location: (1, 18), message: #"Unknown type "Shops""#),
         Case(name: "unknown argument", document: "{ Lists(first: 2) { name } }", code: .invalidArguments, location: (1, 9), message: #"does not have argument "first""#),
-        Case(name: "unknown filter key", document: #"{ Items(where: {title: {eq: "x"}}) { name } }"#, code: .schemaViolation, location: (1, 17), message: "schema add-field Items title STRING"),
+        Case(name: "unknown filter key", document: #"{ Items(where: {title: {eq: "x"}}) { name } }"#, code: .schemaViolation, location: (1, 17), message: "Items has no field 'title'"),
         Case(name: "wrong argument type", document: #"{ Lists(limit: "two") { name } }"#, code: .invalidArguments, location: (1, 16), message: "Int cannot represent"),
         Case(name: "wrong enum value", document: "{ Lists(sort: [{name: UP}]) { name } }", code: .invalidArguments, location: (1, 23), message: "SortDirection"),
         Case(name: "negative limit", document: "{ Lists(limit: -1) { name } }", code: .invalidArguments, location: (1, 3), message: "limit"),
@@ -45,6 +45,16 @@ struct EngineErrorTests {
         Case(name: "scalar with a selection", document: "{ Lists { name { x } } }", code: .invalidArguments, location: (1, 16), message: "must not have a selection"),
         Case(name: "mutation input of the wrong type", document: #"mutation { createLists(fields: {name: 12}) { name } }"#, code: .invalidArguments, location: (1, 39), message: "String cannot represent"),
     ]
+
+    /// The message says what is missing; the remedy, for the edge to word, says what to add,
+    /// with the type the value given suggests.
+    @Test func aMissingFieldCarriesTheRemedyOfAddingIt() async throws {
+        let shop = try EngineFixture()
+        let error = try await shop.error(#"{ Items(where: {title: {eq: "x"}}) { name } }"#)
+        #expect(error.reason == .unknownField)
+        #expect(error.remedy == .addField(recordType: "Items", field: "title", type: "STRING"))
+        #expect(!error.message.contains("schema add-field"), "REPL advice stays in the REPL")
+    }
 
     @Test(arguments: cases)
     func badRequestsFailWithLocatedErrors(_ test: Case) async throws {

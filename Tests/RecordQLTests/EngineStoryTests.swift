@@ -30,7 +30,8 @@ struct EngineStoryTests {
         // Before the schema evolves, `number` is unknown and the error says how to add it.
         let unknown = try await shop.error("{ Items { number } }")
         #expect(unknown.code == .schemaViolation)
-        #expect(unknown.message.contains("schema add-field Items number"))
+        #expect(unknown.message.contains("Items has no field 'number'"))
+        #expect(unknown.remedy == .addField(recordType: "Items", field: "number", type: nil))
         #expect(unknown.locations == [.init(line: 1, column: 11)])
 
         // Evolve the schema: the language knows `number` at once; old items have none.

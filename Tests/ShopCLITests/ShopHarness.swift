@@ -70,9 +70,10 @@ enum ShopBinary {
     }
 
     /// Runs `executable` with `arguments`, `input` on standard input (a pipe), and waits at most
-    /// `timeout` seconds.
+    /// `timeout` seconds; `during` runs once the process has started and its input is written.
     static func run(
-        _ executable: String, _ arguments: [String], input: String = "", environment: [String: String] = [:], timeout: TimeInterval = 60
+        _ executable: String, _ arguments: [String], input: String = "", environment: [String: String] = [:], timeout: TimeInterval = 60,
+        during: (Process) throws -> Void = { _ in }
     ) throws -> ShopRun {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -96,6 +97,7 @@ enum ShopBinary {
         try process.run()
         try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
         try stdin.fileHandleForWriting.close()
+        try during(process)
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning, Date() < deadline {
             Thread.sleep(forTimeInterval: 0.01)

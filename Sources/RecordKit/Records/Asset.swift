@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+public import Foundation
 
 /// An ASSET value: a file's bytes kept outside the record row, known by size and SHA-256.
 ///

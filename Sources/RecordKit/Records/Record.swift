@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A record: system fields plus the values of its schema fields.
 ///

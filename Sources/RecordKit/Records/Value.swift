@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A field value, one case per ``FieldType``. An absent field has no value at all (it is not in
 /// ``Record/fields``), as in CloudKit.

@@ -66,10 +66,13 @@ extension Schema {
                 )
             }
             if let clash = recordTypes.first(where: { $0.name.lowercased() == type.name.lowercased() }) {
-                let reason = clash.name == type.name
-                    ? "it already exists; add fields to it with: schema add-field \(type.name) FIELD TYPE"
-                    : "it differs only in case from \(clash.name)"
-                throw RecordError(.schemaViolation, "cannot add record type \(type.name): \(reason)", recordType: type.name)
+                guard clash.name != type.name else {
+                    throw RecordError(
+                        .schemaViolation, "cannot add record type \(type.name): it already exists", recordType: type.name,
+                        reason: .recordTypeExists, remedy: .addFieldsTo(recordType: type.name)
+                    )
+                }
+                throw RecordError(.schemaViolation, "cannot add record type \(type.name): it differs only in case from \(clash.name)", recordType: type.name)
             }
             var added = RecordType(type.name, grants: type.grants)
             for field in type.fields {

@@ -34,8 +34,9 @@ public struct Schema: Sendable, Hashable, Codable {
         let known = recordTypes.map(\.name).sorted().joined(separator: ", ")
         throw RecordError(
             .schemaViolation,
-            "there is no record type '\(name)' (known: \(known.isEmpty ? "none" : known)); add it with: schema add-type \(name)",
-            recordType: name
+            "there is no record type '\(name)' (known: \(known.isEmpty ? "none" : known))",
+            recordType: name,
+            reason: .unknownRecordType, remedy: .addRecordType(name)
         )
     }
 
@@ -45,9 +46,10 @@ public struct Schema: Sendable, Hashable, Codable {
         if let definition = recordType.field(named: field), definition.systemField == nil { return definition }
         throw RecordError(
             .schemaViolation,
-            "\(type) has no field '\(field)'; add it with: schema add-field \(type) \(field) <TYPE>",
+            "\(type) has no field '\(field)'",
             recordType: type,
-            field: field
+            field: field,
+            reason: .unknownField, remedy: .addField(recordType: type, field: field, type: nil)
         )
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The storage seam: what the layers above RecordKit (the query language, the service) need from
 /// a database, as whole units of work.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One write of a ``RecordStore/modify(_:atSchemaVersion:transaction:response:)`` batch.
 public struct RecordWrite: Sendable, Hashable {

@@ -1,8 +1,9 @@
 /// The one error type of RecordKit.
 ///
 /// Every failure carries a stable ``Code`` (CloudKit's names, DESIGN.md §8), a message that
-/// says what was wrong and, where it helps, what to do, plus the record type, field and
-/// recordName involved. Render it for people with ``description``; match it in code with
+/// says what was wrong, a finer ``Reason`` and a structured ``Remedy`` where they help, plus the
+/// record type, field and recordName involved. The message carries no advice for a particular
+/// edge (a REPL command, an HTTP header): each edge renders the remedy its own way. Render it for people with ``description``; match it in code with
 /// ``code``:
 ///
 /// ```swift
@@ -36,6 +37,10 @@ public struct RecordError: Error, Sendable, CustomStringConvertible {
     public var location: SourceLocation?
     /// The underlying error (for example a SQLite error), kept whole.
     public var underlyingError: (any Error & Sendable)?
+    /// What went wrong, finer than ``code``; `nil` when the code says it all.
+    public var reason: Reason?
+    /// What to do about it, when something can be done; ``message`` does not say it.
+    public var remedy: Remedy?
 
     public init(
         _ code: Code,
@@ -44,7 +49,9 @@ public struct RecordError: Error, Sendable, CustomStringConvertible {
         field: String? = nil,
         recordName: String? = nil,
         location: SourceLocation? = nil,
-        underlyingError: (any Error & Sendable)? = nil
+        underlyingError: (any Error & Sendable)? = nil,
+        reason: Reason? = nil,
+        remedy: Remedy? = nil
     ) {
         self.code = code
         self.message = message
@@ -53,6 +60,8 @@ public struct RecordError: Error, Sendable, CustomStringConvertible {
         self.recordName = recordName
         self.location = location
         self.underlyingError = underlyingError
+        self.reason = reason
+        self.remedy = remedy
     }
 
     /// `code: message`, the form the REPL prints after `error: `.

@@ -1,4 +1,5 @@
 import GraphQL
+import OrderedCollections
 import RecordKit
 
 /// The arguments of one field, coerced to the types the schema declares for them, with

@@ -1,5 +1,6 @@
 import Foundation
 import GraphQL
+import OrderedCollections
 
 /// A text that tells GraphQL `Map` values apart exactly, to key caches by variables: two values
 /// have the same text only if they are the same in every respect (a `Map`'s own `==` takes `2`

@@ -33,15 +33,13 @@ enum ValidationErrorTranslation {
         let message = error.message
         if let match = message.firstMatch(of: #/^Cannot query field "(\w+)" on type "(\w+)"\./#) {
             let recordType = context.names.recordType(ofObjectType: String(match.2))
-            let hint = recordType.map { missingFieldHint(field: String(match.1), recordType: $0, literal: nil) } ?? ""
-            return GraphQLResponseError(.schemaViolation, message + hint, locations: locations)
+            return missingField(String(match.1), of: recordType, literal: nil, message: message, locations: locations)
         }
         if let match = message.firstMatch(of: #/^Field "(\w+)" is not defined by type "(\w+)"\./#) {
             let inputType = String(match.2)
             let recordType = context.names.recordTypes.values.first { [$0.filterType, $0.sortType, $0.inputType].contains(inputType) }?.recordType
             let literal = (error.nodes.first as? ObjectField)?.value
-            let hint = recordType.map { missingFieldHint(field: String(match.1), recordType: $0, literal: literal) } ?? ""
-            return GraphQLResponseError(.schemaViolation, message + hint, locations: locations)
+            return missingField(String(match.1), of: recordType, literal: literal, message: message, locations: locations)
         }
         if message.hasPrefix("Unknown type ") {
             return GraphQLResponseError(.schemaViolation, message, locations: locations)
@@ -49,12 +47,17 @@ enum ValidationErrorTranslation {
         return GraphQLResponseError(.invalidArguments, message, locations: locations)
     }
 
-    /// ` Items has no field 'number'; add it with: schema add-field Items number INT64`; the
-    /// field type is guessed from `literal` when one is given.
-    private static func missingFieldHint(field: String, recordType: String, literal: (any GraphQL.Value)?) -> String {
-        guard Identifier.isValid(field) else { return "" }
-        let type = literal.flatMap(fieldType(of:)) ?? "<TYPE>"
-        return " \(recordType) has no field '\(field)'; add it with: schema add-field \(recordType) \(field) \(type)"
+    /// GraphQLSwift's `message` about a field of `recordType` the schema lacks, followed by
+    /// ` Items has no field 'number'` and the remedy of adding it, its type guessed from `literal`
+    /// when one is given.
+    private static func missingField(
+        _ field: String, of recordType: String?, literal: (any GraphQL.Value)?, message: String, locations: [GraphQLResponseError.Location]
+    ) -> GraphQLResponseError {
+        guard let recordType, Identifier.isValid(field) else { return GraphQLResponseError(.schemaViolation, message, locations: locations) }
+        return GraphQLResponseError(
+            .schemaViolation, message + " \(recordType) has no field '\(field)'", locations: locations,
+            reason: .unknownField, remedy: .addField(recordType: recordType, field: field, type: literal.flatMap(fieldType(of:)))
+        )
     }
 
     /// The CKDB type a literal suggests: `3` INT64, `2.5` DOUBLE, `"x"` STRING, `{recordName}` REFERENCE…

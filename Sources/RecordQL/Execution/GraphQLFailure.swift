@@ -33,7 +33,11 @@ struct GraphQLFailure: Error, Sendable {
     /// The position an error carries is inside the text it came from (a `predicate:` string).
     init(_ error: RecordError, at node: (any Node)?, path: [GraphQLResponseError.PathElement] = [], stage: RequestStage) {
         let position = error.location.map { " (at \($0.line):\($0.column) of the predicate)" } ?? ""
-        self.init(error.code, error.message + position, at: node.map { [$0] } ?? [], path: path, stage: stage)
+        let located = GraphQLResponseError(
+            error.code, error.message + position, locations: node.flatMap(\.responseLocation).map { [$0] } ?? [], path: path,
+            reason: error.reason, remedy: error.remedy
+        )
+        self.init([located], stage: stage)
     }
 
     /// Marks the failure as having happened during execution.

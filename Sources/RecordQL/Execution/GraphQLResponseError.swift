@@ -1,4 +1,4 @@
-import RecordKit
+public import RecordKit
 
 /// One entry of a response's `errors` list, in GraphQL's shape:
 /// `{"message","locations":[{"line","column"}],"path":[…],"extensions":{"code":…}}`.
@@ -24,7 +24,7 @@ public struct GraphQLResponseError: Error, Sendable, Hashable, CustomStringConve
         case index(Int)
     }
 
-    /// What was wrong and, where it helps, what to do.
+    /// What was wrong.
     public var message: String
     /// The stable code of the failure (DESIGN.md §8).
     public var code: RecordError.Code
@@ -32,13 +32,22 @@ public struct GraphQLResponseError: Error, Sendable, Hashable, CustomStringConve
     public var locations: [Location]
     /// The response keys (aliases) leading to the failing field; empty before execution.
     public var path: [PathElement]
+    /// What went wrong, finer than ``code``, when the engine said (``RecordError/reason``).
+    public var reason: RecordError.Reason?
+    /// What to do about it, for the edge to word (``RecordError/remedy``); not in ``json``.
+    public var remedy: RecordError.Remedy?
 
     /// An error with `code` and `message`, located in the document and the response.
-    public init(_ code: RecordError.Code, _ message: String, locations: [Location] = [], path: [PathElement] = []) {
+    public init(
+        _ code: RecordError.Code, _ message: String, locations: [Location] = [], path: [PathElement] = [],
+        reason: RecordError.Reason? = nil, remedy: RecordError.Remedy? = nil
+    ) {
         self.code = code
         self.message = message
         self.locations = locations
         self.path = path
+        self.reason = reason
+        self.remedy = remedy
     }
 
     /// `code: message`, the form the REPL prints after `error: `; the first location, if any,

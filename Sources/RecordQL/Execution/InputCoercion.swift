@@ -1,4 +1,5 @@
 import GraphQL
+import OrderedCollections
 import RecordKit
 
 /// Coerces input values to the input types of the generated schema, as GraphQL's

@@ -1,4 +1,5 @@
 import GraphQL
+import OrderedCollections
 import RecordKit
 
 /// Answers the introspection root fields (`__schema`, `__type`) of a query through

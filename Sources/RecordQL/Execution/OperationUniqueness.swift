@@ -1,3 +1,4 @@
+import RecordKit
 import GraphQL
 
 /// GraphQL's rules that an anonymous operation is the only one in its document and that

@@ -1,5 +1,5 @@
-import GraphQL
-import RecordKit
+public import GraphQL
+public import RecordKit
 
 extension RecordQLEngine {
     /// How a query would run: for each root field, the one SQL statement the engine compiles it
@@ -38,6 +38,8 @@ extension RecordQLEngine {
             switch field.step {
             case .records(let query, let projection):
                 return .explain(query, projection)
+            case .aggregate(let query, let aggregation):
+                return .explainAggregate(query, aggregation)
             case .page(let query, _, let members):
                 let projection = members.lazy.compactMap { member -> Projection? in
                     if case .records(_, let projection) = member { projection } else { nil }
@@ -94,6 +96,6 @@ extension RecordError {
             let text = (1...lines.count).contains(location.line) ? String(lines[location.line - 1]) : ""
             return SourceLocation(line: location.line, column: location.column, lineText: text)
         }
-        self.init(first.code, first.message, location: location)
+        self.init(first.code, first.message, location: location, reason: first.reason, remedy: first.remedy)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import GraphQL
-import RecordKit
+public import GraphQL
+public import RecordKit
 
 /// Runs GraphQL documents against a ``RecordStore`` (a ``RecordDatabase``), with the schema
 /// generated from its record types (DESIGN.md §6).

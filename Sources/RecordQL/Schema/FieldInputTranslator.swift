@@ -1,6 +1,7 @@
 import Foundation
-import GraphQL
-import RecordKit
+public import GraphQL
+import OrderedCollections
+public import RecordKit
 
 /// Turns a coerced `fields:` value (a `TInput` object) into RecordKit field values, keyed by
 /// schema field name, for ``RecordOperation/create(_:)`` and ``RecordOperation/update(recordType:recordName:fields:ifChangeTag:)``.

@@ -1,5 +1,5 @@
-import GraphQL
-import RecordKit
+public import GraphQL
+public import RecordKit
 
 /// Turns a coerced `where:` value (a `TFilter` object) into the RecordKit ``Predicate`` it
 /// means. Pure: no database, no GraphQL execution.

@@ -1,5 +1,6 @@
 import Foundation
 import GraphQL
+import OrderedCollections
 import RecordKit
 
 /// Reads coerced GraphQL input values (``Map``) at a path such as `ItemsFilter.name.in`, failing

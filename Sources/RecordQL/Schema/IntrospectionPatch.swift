@@ -1,4 +1,5 @@
 import GraphQL
+import OrderedCollections
 
 /// Completes GraphQLSwift 4.3.0's `__InputValue` introspection type, which every schema shares.
 ///

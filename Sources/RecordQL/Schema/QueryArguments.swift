@@ -1,4 +1,5 @@
 import GraphQL
+import OrderedCollections
 import RecordKit
 
 /// The RecordKit ``Query`` that the arguments of a list, page or referrers field ask for:

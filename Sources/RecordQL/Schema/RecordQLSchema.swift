@@ -1,5 +1,5 @@
-import GraphQL
-import RecordKit
+public import GraphQL
+public import RecordKit
 
 /// The GraphQL schema generated from a RecordKit ``Schema`` (DESIGN.md §6); make a new one for
 /// each schema version.

@@ -1,5 +1,5 @@
-import Foundation
-import RecordKit
+public import Foundation
+public import RecordKit
 
 /// Data access for executing the generated schema with GraphQLSwift's own resolver executor.
 ///

@@ -1,4 +1,5 @@
 import GraphQL
+import OrderedCollections
 import RecordKit
 
 extension SchemaBuilder {

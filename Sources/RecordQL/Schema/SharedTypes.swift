@@ -1,4 +1,5 @@
 import GraphQL
+import OrderedCollections
 import RecordKit
 
 /// The types every generated schema shares, made once per schema: the custom scalars, the

@@ -1,5 +1,5 @@
-import GraphQL
-import RecordKit
+public import GraphQL
+public import RecordKit
 
 /// Turns a coerced `sort:` value (a list of `TSort` objects) into RecordKit sort descriptors,
 /// most significant first: `[{number: DESC}, {name: ASC}]` → `[number desc, name asc]`.

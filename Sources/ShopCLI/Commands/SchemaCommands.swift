@@ -21,8 +21,9 @@ struct SchemaCommand: ShopCommand {
         return .proceed
     }
 
-    /// The schema as JSON: its record types in order, each field with its type, index flags
-    /// and, for a typed reference, the record type it points at.
+    /// The schema as JSON: its record types in order, each field with its type, index flags,
+    /// whether it must not be empty and, for a typed reference, the record type it points at;
+    /// then the type's UNIQUE rules, each the list of fields whose values are unique together.
     static func document(of schema: Schema) -> JSONValue {
         let types = schema.recordTypes.map { type in
             JSONValue.members([
@@ -32,10 +33,12 @@ struct SchemaCommand: ShopCommand {
                         .init(key: "name", value: .string(field.name)),
                         .init(key: "type", value: .string(field.type.description)),
                         .init(key: "flags", value: .array(IndexFlags.keywords.filter { field.flags.contains($0.flag) }.map { .string($0.keyword) })),
+                        .init(key: "notEmpty", value: .bool(field.isRequired)),
                     ]
                     if let target = field.referencedType { members.append(.init(key: "references", value: .string(target))) }
                     return .object(members)
                 }),
+                "unique": .array(type.uniqueConstraints.map { .array($0.fields.map(JSONValue.string)) }),
             ])
         }
         return .members(["recordTypes": .array(types)])

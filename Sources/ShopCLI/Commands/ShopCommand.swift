@@ -1,7 +1,7 @@
 import ArgumentParser
 import RecordKit
 
-/// A command of the `shop` language (DESIGN.md §7), typed at the prompt, given with `-e` or
+/// A command of the `shop` language (the README lists them), typed at the prompt, given with `-e` or
 /// read from a script: each is a swift-argument-parser command, so all three share one
 /// definition and one help text.
 protocol ShopCommand: ParsableCommand {
@@ -26,6 +26,7 @@ struct ShopCommands: ParsableCommand {
         abstract: "Shopping lists, their items and the schema behind them.",
         subcommands: [
             ListsCommand.self, ListCommand.self, ItemsCommand.self, ItemCommand.self,
+            CountCommand.self, ImportCommand.self, ExportCommand.self,
             SchemaCommand.self, TransactionsCommand.self, TransactionCommand.self,
             ExplainCommand.self, SourceCommand.self, HelpCommand.self, QuitCommand.self,
         ],

@@ -1,3 +1,4 @@
+import RecordKit
 /// What the Tab key can put in place of the word before the cursor.
 struct Completion: Equatable {
     /// The word as typed, quotes included (what a candidate replaces).

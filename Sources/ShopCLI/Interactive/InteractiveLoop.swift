@@ -1,7 +1,8 @@
+import RecordKit
 import Foundation
 
 /// The interactive prompt: `shop> `, `...> ` while a GraphQL document is unfinished. Errors are
-/// reported and the prompt goes on; `quit` or Ctrl-D on an empty line leave with status 0.
+/// reported and the prompt goes on, as it does after Ctrl-C cancels a command (``Interruption``); `quit` or Ctrl-D on an empty line leave with status 0.
 struct InteractiveLoop {
     let session: ShopSession
     let environment: [String: String]
@@ -35,7 +36,9 @@ struct InteractiveLoop {
                 runner.abandon()
             case .line(let line):
                 number += 1
-                guard await runner.feed(line, number: number) else { return 0 }
+                // Ctrl-C cancels the command it interrupts, never the prompt.
+                session.interruption.reset()
+                guard await runner.feed(line, number: number) || !runner.quitRequested else { return 0 }
             }
         }
     }

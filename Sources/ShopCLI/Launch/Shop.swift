@@ -1,17 +1,22 @@
 import ArgumentParser
-import Foundation
+public import Foundation
 import RecordKit
 
 /// The `shop` program: parses the command line, opens the database and runs the `-e` commands
 /// and `-f` files in order, or the interactive prompt, or standard input.
 public enum Shop {
     /// Runs `shop` with `arguments` (without the program name) and returns the exit status:
-    /// 0 on success, 1 when a command failed. Everything `console` held back is written before
-    /// it returns.
+    /// 0 on success, 1 when a command failed, 130 when Ctrl-C stopped a script (`-e`, `-f` or
+    /// standard input). Everything `console` held back is written before it returns.
+    ///
+    /// With `handlesSIGINT`, SIGINT cancels the command running instead of ending the process
+    /// (``Interruption``); the `shop` executable sets it, tests running many `main`s in one
+    /// process do not.
     public static func main(
         arguments: [String],
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        console: Console = .standard
+        console: Console = .standard,
+        handlesSIGINT: Bool = false
     ) async -> Int32 {
         defer { console.flush() }
         let errorStyle = TextStyle.forStream(isTerminal: console.errorsAreTerminal, environment: environment)
@@ -30,19 +35,24 @@ public enum Shop {
         do {
             let path = try DatabaseLocation.path(option: options.db, environment: environment)
             session = ShopSession(
-                database: try RecordDatabase(path: path), console: console, printsJSON: options.json, keepsGoing: options.keepGoing,
+                database: options.readOnly ? try RecordDatabase.readOnly(path: path) : try RecordDatabase(path: path), console: console, printsJSON: options.json, keepsGoing: options.keepGoing,
                 style: TextStyle.forStream(isTerminal: console.outputIsTerminal, environment: environment),
                 errorStyle: errorStyle,
-                pager: Pager.make(environment: environment, enabled: console.outputIsTerminal && !options.noPager)
+                pager: Pager.make(environment: environment, enabled: console.outputIsTerminal && !options.noPager),
+                interruption: Interruption()
             )
         } catch {
             console.writeError("\(errorStyle.errorLabel("error:")) \(error)\n")
             return 1
         }
-        if let refusal = session.store.adoptShoppingRules() {
+        if !options.readOnly, let refusal = session.store.adoptShoppingRules() {
             console.writeError("warning: the shopping rules (unique, non-empty list and item names) are not enforced on this database yet: \(refusal.message)\n")
         }
+        if handlesSIGINT { session.interruption.installForSIGINT(database: session.database) }
         let steps = options.steps(in: arguments)
+        if options.singleTransaction {
+            return await runAsOneTransaction(steps, in: session)
+        }
         if !steps.isEmpty {
             return await run(steps, in: session)
         }
@@ -51,7 +61,40 @@ public enum Shop {
         }
         let lines = StandardInput.lines(beforeWaiting: console.flush)
         let result = await ScriptRunner.run(lines: lines, name: "<stdin>", in: session)
-        return result.failures == 0 ? 0 : 1
+        if let refusal = lines.encodingError, let line = lines.invalidLine {
+            session.reportError(refusal.description, prefix: "<stdin>:\(line): ")
+            return result.interrupted ? interruptedStatus : 1
+        }
+        return exitStatus(of: result)
+    }
+
+    /// Exit status after Ctrl-C stopped a script: the shell's for a process ended by SIGINT
+    /// (128 + 2), so that a caller can tell it from a failed command (psql uses 3).
+    static let interruptedStatus: Int32 = 130
+
+    private static func exitStatus(of result: ScriptRunner.Result) -> Int32 {
+        result.interrupted ? interruptedStatus : result.failures == 0 ? 0 : 1
+    }
+
+    /// `-1`: the steps in one transaction, which commits when every command succeeded and is
+    /// rolled back whole otherwise.
+    private static func runAsOneTransaction(_ steps: [ShopOptions.Step], in session: ShopSession) async -> Int32 {
+        struct RolledBack: Error {
+            var status: Int32
+        }
+        do {
+            return try await session.database.inOneTransaction {
+                let status = await run(steps, in: session)
+                if status != 0 { throw RolledBack(status: status) }
+                return status
+            }
+        } catch let rolledBack as RolledBack {
+            session.console.writeError("rolled back: -1 runs every -e and -f as one transaction, and it did not finish; nothing was applied\n")
+            return rolledBack.status
+        } catch {
+            session.reportError("\(error)")
+            return 1
+        }
     }
 
     private static func run(_ steps: [ShopOptions.Step], in session: ShopSession) async -> Int32 {
@@ -70,6 +113,7 @@ public enum Shop {
                 }
             }
             failures += result.failures
+            if result.interrupted { return interruptedStatus }
             if result.quit || (failures > 0 && !session.keepsGoing) { break }
         }
         return failures == 0 ? 0 : 1

@@ -1,7 +1,8 @@
 import ArgumentParser
 
-/// The `shop` command line (DESIGN.md §7):
-/// `shop [--db PATH] [--json] [-e COMMAND]... [-f FILE]... [--keep-going] [--no-pager] [--version]`.
+/// The `shop` command line (the README describes it):
+/// `shop [--db PATH] [--json] [-e COMMAND]... [-f FILE]... [--keep-going] [-1 | --single-transaction]
+/// [--read-only] [--no-pager] [--version]`.
 struct ShopOptions: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "shop",
@@ -38,8 +39,26 @@ struct ShopOptions: ParsableCommand {
     @Flag(help: "Report every failing command and go on; still exit 1 at the end.")
     var keepGoing = false
 
+    @Flag(
+        name: [.customShort("1"), .customLong("single-transaction")],
+        help: "Run all of -e and -f as one transaction, as psql's -1: when a command fails, or Ctrl-C stops them, nothing is applied."
+    )
+    var singleTransaction = false
+
+    @Flag(help: "Open an existing database only to read it, also without write access to the file; commands that write are refused.")
+    var readOnly = false
+
     @Flag(help: "Never page long output (at a terminal it goes through $PAGER, else less -FRX).")
     var noPager = false
+
+    func validate() throws {
+        if db?.isEmpty == true {
+            throw ValidationError("--db '' names no file; give the database's path, or leave --db out for the default ($SHOP_DB, else ~/.local/share/shop/shop.sqlite)")
+        }
+        if singleTransaction, commands.isEmpty, files.isEmpty {
+            throw ValidationError("-1 (--single-transaction) runs the -e commands and -f files as one transaction; give at least one")
+        }
+    }
 
     /// One `-e` or `-f`, in command-line order.
     enum Step: Equatable {

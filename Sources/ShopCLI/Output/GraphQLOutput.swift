@@ -22,7 +22,7 @@ enum GraphQLOutput {
     static func failure(of response: GraphQLResponse) -> RecordError? {
         guard let first = response.errors.first else { return nil }
         let messages = response.errors.map { error in
-            error.locations.first.map { "\(error.message) (at \($0.line):\($0.column))" } ?? error.message
+            error.locations.first.map { "\(error.sentence) (at \($0.line):\($0.column))" } ?? error.sentence
         }
         return RecordError(first.code, messages.joined(separator: "; "))
     }

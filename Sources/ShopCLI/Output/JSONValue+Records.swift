@@ -43,7 +43,7 @@ extension JSONValue {
     /// A failed command's document, shaped as a failed GraphQL response:
     /// `{"errors":[{"message": …, "extensions": {"code": …}}]}`.
     init(_ error: RecordError) {
-        let entry = JSONValue.members(["message": .string(error.message), "extensions": .members(["code": .string(error.code.rawValue)])])
+        let entry = JSONValue.members(["message": .string(error.sentence), "extensions": .members(["code": .string(error.code.rawValue)])])
         self = .members(["errors": .array([entry])])
     }
 }

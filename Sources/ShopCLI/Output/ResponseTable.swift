@@ -21,7 +21,7 @@ enum ResponseTable {
     /// The text of `response`, ending with a newline; headers styled by `style`.
     static func render(_ response: GraphQLResponse, style: TextStyle = .plain) -> String {
         guard response.isSuccess else {
-            return response.errors.map { "error: \($0.description)\n" }.joined()
+            return response.errors.map { "error: \($0.shownDescription)\n" }.joined()
         }
         guard case .object(let fields)? = JSONValue(parsing: response.json)?["data"] else { return response.json + "\n" }
         let sections = fields.map { field in

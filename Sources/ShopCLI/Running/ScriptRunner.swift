@@ -6,7 +6,9 @@ import RecordQL
 ///
 /// A failing entry is reported on standard error as `error: <code>: <message>`, prefixed with
 /// `FILE:LINE: ` when the lines come from a named file. Unless the runner keeps going, the
-/// first failure stops it. With `--json` a failing command also prints
+/// first failure stops it. Ctrl-C (``Interruption``) stops it after the command running, which
+/// is cancelled when it had not finished; a runner reading a file then names the last line that
+/// finished. With `--json` a failing command also prints
 /// `{"errors":[{"message","extensions":{"code"}}]}` on standard output.
 struct ScriptRunner {
     let session: ShopSession
@@ -19,6 +21,10 @@ struct ScriptRunner {
     private(set) var failures = 0
     /// `quit` was run.
     private(set) var quitRequested = false
+    /// Ctrl-C stopped the run.
+    private(set) var wasInterrupted = false
+    /// The line of the last entry that finished (succeeded or failed), for the interruption message.
+    private var lastFinishedLine: Int?
 
     init(session: ShopSession, name: String?, keepsGoing: Bool) {
         self.session = session
@@ -30,6 +36,7 @@ struct ScriptRunner {
     struct Result: Equatable {
         var failures: Int
         var quit: Bool
+        var interrupted = false
     }
 
     /// Runs `lines` (numbered from 1) to the end, or to `quit` or, unless it keeps going (by
@@ -39,10 +46,10 @@ struct ScriptRunner {
         for (index, line) in lines.enumerated() {
             guard await runner.feed(line, number: index + 1) else { break }
         }
-        if !runner.quitRequested, runner.keepsGoing || runner.failures == 0 {
+        if !runner.quitRequested, !runner.wasInterrupted, runner.keepsGoing || runner.failures == 0 {
             runner.finish()
         }
-        return Result(failures: runner.failures, quit: runner.quitRequested)
+        return Result(failures: runner.failures, quit: runner.quitRequested, interrupted: runner.wasInterrupted)
     }
 
     /// Whether a GraphQL document is waiting for more lines.
@@ -50,6 +57,7 @@ struct ScriptRunner {
 
     /// Takes line `number` and runs what it completes. Returns false when the run must stop.
     mutating func feed(_ line: String, number: Int) async -> Bool {
+        if session.interruption.isRequested { return stopInterrupted() }
         let entry: ScriptEntry
         do {
             guard let complete = try assembler.feed(line, number: number) else { return true }
@@ -59,7 +67,10 @@ struct ScriptRunner {
             return keepsGoing
         }
         do {
-            switch try await run(entry) {
+            let outcome = try await run(entry)
+            lastFinishedLine = entry.line
+            if session.interruption.isRequested { return stopInterrupted() }
+            switch outcome {
             case .proceed:
                 return true
             case .quit:
@@ -70,9 +81,28 @@ struct ScriptRunner {
                 return keepsGoing
             }
         } catch {
+            // Failing because Ctrl-C interrupted its statement is being cancelled, not failing.
+            if session.interruption.isRequested { return stopInterrupted() }
+            lastFinishedLine = entry.line
             report(error, line: entry.line)
             return keepsGoing
         }
+    }
+
+    /// Stops the run for Ctrl-C and, unless an inner script has already, says where:
+    /// `interrupted (Ctrl-C): FILE:LINE is the last command that finished` for a file,
+    /// `cancelled (Ctrl-C)` at the prompt and for `-e`.
+    private mutating func stopInterrupted() -> Bool {
+        wasInterrupted = true
+        assembler.abandon()
+        guard session.interruption.claimReport() else { return false }
+        let message = switch (name, lastFinishedLine) {
+        case (let name?, let line?): "interrupted (Ctrl-C): \(name):\(line) is the last command that finished\n"
+        case (let name?, nil): "interrupted (Ctrl-C) before any command of \(name) finished\n"
+        case (nil, _): "cancelled (Ctrl-C)\n"
+        }
+        session.console.writeError(message)
+        return false
     }
 
     /// Ends the input: an unfinished GraphQL document is reported as a failure.
@@ -115,6 +145,6 @@ struct ScriptRunner {
         if let location = error.location, !location.lineText.isEmpty {
             details = location.excerpt.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n") + "\n"
         }
-        session.reportError(error.description, prefix: name.map { "\($0):\(line): " } ?? "", details: details)
+        session.reportError(error.shownDescription, prefix: name.map { "\($0):\(line): " } ?? "", details: details)
     }
 }

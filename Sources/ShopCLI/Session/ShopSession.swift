@@ -1,4 +1,4 @@
-import RecordKit
+public import RecordKit
 import RecordQL
 
 /// What commands act on: one open database, the query-language engine (built on first use, so
@@ -8,7 +8,7 @@ import RecordQL
 public final class ShopSession {
     public let database: RecordDatabase
     let console: Console
-    /// Print GraphQL responses as their one-line JSON instead of tables.
+    /// Print what each command shows as one JSON document on a line instead of text (``show(_:)``).
     let printsJSON: Bool
     /// Report every failing command and go on, instead of stopping at the first.
     let keepsGoing: Bool
@@ -20,13 +20,25 @@ public final class ShopSession {
     let pager: Pager?
     /// How deep `source` commands are nested, to stop a script that sources itself.
     var sourceDepth = 0
+    /// Ctrl-C while a command runs (see ``Interruption``).
+    let interruption: Interruption
     private var engine: RecordQLEngine?
 
-    public convenience init(database: RecordDatabase, console: Console = .standard, printsJSON: Bool = false, keepsGoing: Bool = false) {
-        self.init(database: database, console: console, printsJSON: printsJSON, keepsGoing: keepsGoing, style: .plain, errorStyle: .plain, pager: nil)
+    public convenience init(
+        database: RecordDatabase, console: Console = .standard, printsJSON: Bool = false, keepsGoing: Bool = false,
+        interruption: Interruption = Interruption()
+    ) {
+        self.init(
+            database: database, console: console, printsJSON: printsJSON, keepsGoing: keepsGoing, style: .plain, errorStyle: .plain, pager: nil,
+            interruption: interruption
+        )
     }
 
-    init(database: RecordDatabase, console: Console, printsJSON: Bool, keepsGoing: Bool, style: TextStyle, errorStyle: TextStyle, pager: Pager?) {
+    init(
+        database: RecordDatabase, console: Console, printsJSON: Bool, keepsGoing: Bool, style: TextStyle, errorStyle: TextStyle, pager: Pager?,
+        interruption: Interruption
+    ) {
+        self.interruption = interruption
         self.database = database
         self.console = console
         self.printsJSON = printsJSON
@@ -47,14 +59,31 @@ public final class ShopSession {
     }
 
     /// Prints text for people: through the pager when there is one and the text is longer than
-    /// the terminal, else to the console.
+    /// the terminal, else to the console a few hundred lines at a time, stopping when Ctrl-C
+    /// interrupts the command.
     func display(_ text: String) {
         if let pager, Pager.isLong(text) {
             console.flush()
             if pager.show(text.hasSuffix("\n") ? text : text + "\n") { return }
         }
-        console.print(text)
+        var start = text.utf8.startIndex
+        var lines = 0
+        for index in text.utf8.indices where text.utf8[index] == UInt8(ascii: "\n") {
+            lines += 1
+            guard lines == Self.linesPerWrite else { continue }
+            if interruption.isRequested { return }
+            let end = text.utf8.index(after: index)
+            console.write(String(text[start..<end]))
+            start = end
+            lines = 0
+        }
+        let rest = String(text[start...])
+        guard !interruption.isRequested, !rest.isEmpty || start == text.utf8.startIndex else { return }
+        console.print(rest)
     }
+
+    /// How many lines of a long text ``display(_:)`` writes between looking for Ctrl-C.
+    static let linesPerWrite = 256
 
     /// Reports a failure on standard error: `<prefix>error: <message>` (`error:` in colour at a
     /// terminal), then `details` (lines ending in newlines) as they are.

@@ -5,7 +5,7 @@ import Testing
 
 /// `shop` killed with SIGKILL at random moments — starting up, in the middle of a batch, while
 /// committing — leaves a database that opens, is intact, and holds every transaction wholly or
-/// not at all (DESIGN.md §4: a batch is atomic; a failed command changes nothing).
+/// not at all (a batch is atomic; a failed command changes nothing).
 ///
 /// Each test kills 50 children in a row on one database file, each picking up where the last
 /// one was killed, with delays drawn from a fixed seed (the moments still vary with the

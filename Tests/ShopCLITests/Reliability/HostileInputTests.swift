@@ -8,7 +8,7 @@ import Testing
 
 /// Hostile strings as field values, recordNames, predicates and identifiers, through the engine,
 /// the query language and the REPL: each is rejected with a clear error or stored and read back
-/// byte for byte, and data never alters the schema (DESIGN.md §8: values are bound, identifiers
+/// byte for byte, and data never alters the schema (values are bound, identifiers
 /// validated against the schema).
 @Suite("Hostile input")
 struct HostileInputTests {

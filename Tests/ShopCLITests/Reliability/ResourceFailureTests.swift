@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import RecordKit
+@testable import ShopCLI
 
 /// Files the engine cannot or must not use, and a disk that fills up: each is a clear error
 /// that names the file and says what to do, through the engine and through `shop` (exit 1,
@@ -98,7 +99,7 @@ struct ResourceFailureTests {
             #expect(error.code == scenario.code, "\(error)")
             #expect(error.message.contains(path), "\(error)")
             for part in scenario.says {
-                #expect(error.message.contains(part), "\(error)")
+                #expect(error.sentence.contains(part), "\(error)")
             }
         }
         #expect(FolderState(sandbox.folder) == before)

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// A predicate or sort key resolved against a record type: the SQL expression it reads and
 /// the type of its values.

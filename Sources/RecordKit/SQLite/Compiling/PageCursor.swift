@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import GRDB
+internal import GRDB
 
 /// A keyset position: the sort-key values and recordName of the last record of a page, tied to
 /// the query it came from. Opaque to users (base64url of JSON); decoding never trusts it

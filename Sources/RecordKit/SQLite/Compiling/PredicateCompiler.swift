@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Compiles a ``Predicate`` into a SQL condition over one record type's table, with every
 /// value bound. Pure: no database access, so it is tested on its own.

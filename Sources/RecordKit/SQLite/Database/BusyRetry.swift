@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Runs database work again when SQLite reports the file busy.
 ///
@@ -8,10 +8,10 @@ import GRDB
 /// statement could deadlock: switching a new file to WAL while another process opens it too, a
 /// read snapshot that went stale before a write, a reader meeting another connection's WAL
 /// recovery. The remedy SQLite documents for those is to roll back and run the whole transaction
-/// again, which is what ``run(_:)-(()->T)`` does, with a short random pause between attempts,
+/// again, which is what ``run(for:_:)-(_,()->T)`` does, with a short random pause between attempts,
 /// until ``timeout`` has passed since the first attempt.
 ///
-/// The asynchronous path (``run(_:)-(()async->T)``) does not wait inside SQLite at all: its
+/// The asynchronous path (``run(for:_:)-(_,()async->T)``) does not wait inside SQLite at all: its
 /// writes turn the busy handler off (``failingFast(_:_:)``), so a lock held by another process
 /// fails at once, and the retry suspends the task (`Task.sleep`) instead of blocking a thread.
 ///
@@ -25,10 +25,10 @@ enum BusyRetry {
     /// ``timeout`` as the busy handler's timeout, for the connections' configurations.
     static var busyMode: Database.BusyMode { .timeout(TimeInterval(timeout.components.seconds)) }
 
-    /// The result of `body`, run again while it fails with `SQLITE_BUSY` and time is left; the
-    /// thread sleeps between attempts.
-    static func run<T>(_ body: () throws -> T) throws -> T {
-        var attempts = Attempts()
+    /// The result of `body`, run again while it fails with `SQLITE_BUSY` and `time` (from the
+    /// first attempt) is not over; the thread sleeps between attempts.
+    static func run<T>(for time: Duration = timeout, _ body: () throws -> T) throws -> T {
+        var attempts = Attempts(time: time)
         while true {
             do {
                 return try body()
@@ -39,10 +39,10 @@ enum BusyRetry {
         }
     }
 
-    /// The result of `body`, run again while it fails with `SQLITE_BUSY` and time is left; the
-    /// task suspends between attempts, leaving its thread to other work.
-    static func run<T>(_ body: () async throws -> T) async throws -> T {
-        var attempts = Attempts()
+    /// The result of `body`, run again while it fails with `SQLITE_BUSY` and `time` is not over;
+    /// the task suspends between attempts, leaving its thread to other work.
+    static func run<T>(for time: Duration = timeout, _ body: () async throws -> T) async throws -> T {
+        var attempts = Attempts(time: time)
         while true {
             do {
                 return try await body()
@@ -62,13 +62,14 @@ enum BusyRetry {
 
     /// The attempts of one run: when to stop, and how long to pause before the next.
     private struct Attempts {
+        let time: Duration
         let clock = ContinuousClock()
         let start = ContinuousClock().now
         var count = 0
 
         /// Whether `error` is a busy file and there is time left to try again.
         func mayRetry(after error: DatabaseError) -> Bool {
-            error.resultCode == .SQLITE_BUSY && clock.now - start < BusyRetry.timeout
+            error.resultCode == .SQLITE_BUSY && clock.now - start < time
         }
 
         /// 1–5 ms at first, growing to at most 50–250 ms, randomized so that processes

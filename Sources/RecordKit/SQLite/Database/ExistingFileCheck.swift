@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Looks at an existing database file before the engine opens it for writing, so that a file
 /// it must not use is refused with not one byte of it changed: opening for writing switches the
@@ -27,7 +27,8 @@ enum ExistingFileCheck {
                     let listed = tables.prefix(3).joined(separator: ", ") + (tables.count > 3 ? ", …" : "")
                     throw RecordError(
                         .invalidArguments,
-                        "\(path) is an SQLite database of another program (tables \(listed)), not a shop database; it was left unchanged — pass another --db path"
+                        "\(path) is an SQLite database of another program (tables \(listed)), not a shop database; it was left unchanged",
+                        reason: .foreignDatabase, remedy: .chooseAnotherDatabase
                     )
                 }
             }

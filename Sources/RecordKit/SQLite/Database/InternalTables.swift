@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// The engine's own tables, created and versioned with GRDB's migrator.
 ///
@@ -76,7 +76,8 @@ enum InternalTables {
     static func newerVersion(_ path: String?) -> RecordError {
         RecordError(
             .invalidArguments,
-            "\(path ?? "the database") was written by a newer version of shop (its storage format is newer than this version knows); open it with that version, or pass another --db path"
+            "\(path ?? "the database") was written by a newer version of shop (its storage format is newer than this version knows)",
+            reason: .newerStorageFormat, remedy: .useNewerVersionOrChooseAnotherDatabase
         )
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+public import Foundation
+internal import GRDB
 
 /// One entry of the change log: a record saved or deleted, in commit order.
 public struct Change: Sendable, Hashable {

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 extension RecordDatabase {
     /// Opens the storage at `location` (in memory when `nil`): refuses, untouched, a file of

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// One page of a query's results.
 public struct RecordPage: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// ``RecordStore`` on SQLite: every unit of work is one transaction of the async twins of
 /// ``RecordDatabase/read(_:)-(@Sendable(RecordTransaction)->T)`` and
@@ -89,6 +89,8 @@ extension RecordTransaction {
         case .jsonPage(let query, let after, let projection):
             let page = try jsonPage(query, after: after, projection: projection)
             return .jsonPage(records: page.records, cursor: page.cursor)
+        case .aggregateJSON(let query, let aggregation):
+            return .json(try json(compileAggregateJSON(query, aggregation: aggregation)))
         case .records(let query):
             return .records(try records(matching: query))
         case .page(let query, let after):
@@ -99,6 +101,8 @@ extension RecordTransaction {
             return .asset(try assetContent(sha256: sha256))
         case .explain(let query, let projection):
             return .explanation(try explainJSON(query, projection: projection))
+        case .explainAggregate(let query, let aggregation):
+            return .explanation(try explainAggregateJSON(query, aggregation: aggregation))
         }
     }
 

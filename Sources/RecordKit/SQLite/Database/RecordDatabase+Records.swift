@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+public import Foundation
+internal import GRDB
 
 extension RecordDatabase {
     /// Creates `record` or replaces the stored record of the same name; with `ifChangeTag`,

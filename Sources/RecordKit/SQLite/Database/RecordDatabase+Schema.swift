@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 extension RecordDatabase {
     /// The current schema.

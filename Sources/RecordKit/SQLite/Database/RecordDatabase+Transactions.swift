@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+public import Foundation
+internal import GRDB
 
 /// A write kept under its transaction ID.
 public struct StoredTransaction: Sendable, Hashable {
@@ -95,7 +95,7 @@ extension RecordDatabase {
     }
 
     private static func unknownTransaction(_ id: String) -> RecordError {
-        RecordError(.unknownItem, "there is no stored transaction '\(id)'; list them with: transactions")
+        RecordError(.unknownItem, "there is no stored transaction '\(id)'", reason: .unknownTransaction, remedy: .listTransactions)
     }
 }
 

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import Synchronization
 
 /// A CloudKit-style record database in one SQLite file.
@@ -23,9 +23,15 @@ import Synchronization
 public final class RecordDatabase: Sendable {
     /// The database file, or `nil` for an in-memory database.
     public let path: String?
+    /// Whether it was opened with ``readOnly(path:trace:)``: every write is refused.
+    public let isReadOnly: Bool
     let writer: any DatabaseWriter
+    /// How long a transaction is tried again while the file is busy (``BusyRetry``).
+    let busyRetryTime: Duration
     /// The schema snapshot last read, reused while `PRAGMA user_version` is unchanged.
     private let cachedSnapshot = Mutex<SchemaSnapshot?>(nil)
+    /// Whether ``inOneTransaction(_:)`` holds a transaction every read and write joins.
+    let isInOneTransaction = Mutex<Bool>(false)
 
     /// Opens the database at `path`, creating it with `bootstrap` (by default the shopping
     /// schema, `Schemas/shopping.ckdb`) when it is new.
@@ -41,14 +47,21 @@ public final class RecordDatabase: Sendable {
         try RecordDatabase(location: nil, bootstrap: bootstrap, trace: trace)
     }
 
-    private init(location: String?, bootstrap: Schema?, trace: (@Sendable (String) -> Void)?) throws(RecordError) {
+    init(
+        location: String?, bootstrap: Schema?, trace: (@Sendable (String) -> Void)?, busyRetryTime: Duration = BusyRetry.timeout,
+        readOnly: Bool = false
+    ) throws(RecordError) {
         path = location
+        isReadOnly = readOnly
+        self.busyRetryTime = busyRetryTime
         var configuration = Configuration()
         configuration.busyMode = BusyRetry.busyMode
+        // ``inOneTransaction(_:)`` keeps a transaction open across database accesses.
+        configuration.allowsUnsafeTransactions = true
         configuration.prepareDatabase { db in
             // WAL with synchronous=NORMAL: a commit survives the process crashing (killed at any
             // moment); only an OS crash or power loss may drop the last commits, never corrupt.
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            if !readOnly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
             SQLFunctions.register(in: db)
             if let trace {
                 db.trace(options: .statement) { event in
@@ -57,10 +70,21 @@ public final class RecordDatabase: Sendable {
             }
         }
         do {
-            writer = try BusyRetry.run { try Self.openStorage(at: location, configuration: configuration, bootstrap: bootstrap) }
+            if readOnly, let location {
+                writer = try BusyRetry.run { try Self.openReadOnly(at: location, configuration: configuration) }
+            } else {
+                writer = try BusyRetry.run { try Self.openStorage(at: location, configuration: configuration, bootstrap: bootstrap) }
+            }
         } catch {
             throw RecordError.wrapping(error, path: location)
         }
+    }
+
+    /// Makes the statement running now, in any task, fail at once (SQLite's `sqlite3_interrupt`):
+    /// its transaction rolls back, and the caller gets an error. Safe to call from any thread,
+    /// such as a signal handler's queue; does nothing when no statement runs.
+    public func interrupt() {
+        writer.interrupt()
     }
 
     // MARK: Transactions
@@ -75,7 +99,9 @@ public final class RecordDatabase: Sendable {
     ///   failures (busy, disk full, read-only…) as ``RecordError`` (``RecordError/wrapping(_:path:)``).
     public func write<T>(_ body: (RecordTransaction) throws -> T) throws -> T {
         do {
-            return try BusyRetry.run {
+            if isReadOnly { throw readOnlyRefusal }
+            if isInOneTransaction.withLock({ $0 }) { return try writeInOneTransaction(body) }
+            return try BusyRetry.run(for: busyRetryTime) {
                 try writer.write { db in try transact(db, body) }
             }
         } catch {
@@ -91,7 +117,8 @@ public final class RecordDatabase: Sendable {
     /// - Throws: the error `body` throws, unchanged; the database's own failures as ``RecordError``.
     public func read<T>(_ body: (RecordTransaction) throws -> T) throws -> T {
         do {
-            return try BusyRetry.run {
+            if isInOneTransaction.withLock({ $0 }) { return try readInOneTransaction(body) }
+            return try BusyRetry.run(for: busyRetryTime) {
                 try writer.read { db in
                     try body(RecordTransaction(db, snapshot: try snapshot(db), databasePath: path))
                 }
@@ -109,7 +136,9 @@ public final class RecordDatabase: Sendable {
     ///   failures as ``RecordError``; `CancellationError` when the task is cancelled first.
     public func write<T: Sendable>(_ body: @Sendable (RecordTransaction) throws -> T) async throws -> T {
         do {
-            return try await BusyRetry.run {
+            if isReadOnly { throw readOnlyRefusal }
+            if isInOneTransaction.withLock({ $0 }) { return try writeInOneTransaction(body) }
+            return try await BusyRetry.run(for: busyRetryTime) {
                 try await writer.writeWithoutTransaction { db in
                     try BusyRetry.failingFast(db) {
                         var result: T?
@@ -132,7 +161,8 @@ public final class RecordDatabase: Sendable {
     /// - Throws: the error `body` throws, unchanged; the database's own failures as ``RecordError``.
     public func read<T: Sendable>(_ body: @Sendable (RecordTransaction) throws -> T) async throws -> T {
         do {
-            return try await BusyRetry.run {
+            if isInOneTransaction.withLock({ $0 }) { return try readInOneTransaction(body) }
+            return try await BusyRetry.run(for: busyRetryTime) {
                 try await writer.read { db in
                     try body(RecordTransaction(db, snapshot: try snapshot(db), databasePath: path))
                 }
@@ -142,9 +172,9 @@ public final class RecordDatabase: Sendable {
         }
     }
 
-    /// `body` run through a transaction on `db`, inside a write transaction already open,
-    /// with the change log written after it.
-    private func transact<T>(_ db: Database, _ body: (RecordTransaction) throws -> T) throws -> T {
+    /// `body` run through a transaction on `db`, inside a write transaction (or savepoint)
+    /// already open, with the change log written after it.
+    func transact<T>(_ db: Database, _ body: (RecordTransaction) throws -> T) throws -> T {
         let transaction = RecordTransaction(db, snapshot: try snapshot(db), databasePath: path)
         let result = try body(transaction)
         try transaction.changeLog.write(to: db)
@@ -187,8 +217,15 @@ public final class RecordDatabase: Sendable {
         }
     }
 
+    /// Forgets the cached schema snapshot (after ``inOneTransaction(_:)`` rolls back schema
+    /// changes it had read, whose version a later change may reach again).
+    func forgetSchemaSnapshot() {
+        cachedSnapshot.withLock { $0 = nil }
+    }
+
     /// The schema snapshot for the transaction open on `db`. Only ever called before any schema
-    /// change in the transaction, so what it caches is committed state.
+    /// change in the transaction, so what it caches is committed state (or that of
+    /// ``inOneTransaction(_:)``, forgotten if it rolls back).
     func snapshot(_ db: Database) throws -> SchemaSnapshot {
         let version = try SchemaStorage.version(db)
         if let cached = cachedSnapshot.withLock({ $0 }), cached.version == version {

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// SQL functions the compiled queries call, registered on every connection.
 enum SQLFunctions {

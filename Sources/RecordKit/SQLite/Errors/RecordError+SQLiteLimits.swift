@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 extension RecordError {
     /// The messages of SQLite refusing to compile a statement because it passes one of SQLite's

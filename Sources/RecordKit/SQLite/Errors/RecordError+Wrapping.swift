@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 extension RecordError {
     /// `error` as a `RecordError`: itself when it is one, SQLite's errors as the code that says
@@ -19,27 +19,27 @@ extension RecordError {
         guard let error = error as? DatabaseError else {
             return RecordError(.internalError, "unexpected failure on \(file): \(error)", underlyingError: UncheckedCause(error))
         }
-        let (code, message): (Code, String) = switch error.resultCode {
+        let (code, reason, message, remedy): (Code, Reason?, String, Remedy?) = switch error.resultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED:
-            (.internalError, "\(file) is busy: another process kept it locked too long; retry")
+            (.internalError, .busy, "\(file) is busy: another process kept it locked too long; retry", nil)
         case .SQLITE_FULL:
-            (.limitExceeded, "\(file) is full (no disk space or page limit reached); free space and retry — nothing was written")
+            (.limitExceeded, .diskFull, "\(file) is full (no disk space or page limit reached); free space and retry — nothing was written", nil)
         case .SQLITE_READONLY:
-            (.invalidArguments, "\(file) is read-only; check its permissions (and those of its folder) or open a writable copy")
+            (.invalidArguments, .readOnly, "\(file) is read-only; check its permissions (and those of its folder) or open a writable copy", nil)
         case .SQLITE_CANTOPEN where path.map(isFolder) == true:
-            (.invalidArguments, "cannot open \(file): it is a folder, not a database file; pass the path of a file in it")
+            (.invalidArguments, .folderUnavailable, "cannot open \(file): it is a folder, not a database file; pass the path of a file in it", nil)
         case .SQLITE_CANTOPEN:
-            (.invalidArguments, "cannot open \(file): its folder does not exist or is not writable; create it or pass another --db path")
+            (.invalidArguments, .folderUnavailable, "cannot open \(file): its folder does not exist or is not writable", .createFolderOrChooseAnotherDatabase)
         case .SQLITE_IOERR:
-            (.internalError, "cannot read or write \(file): disk I/O error (the disk may be full or failing); free space or check the disk and retry — a change that failed was not saved")
+            (.internalError, .ioError, "cannot read or write \(file): disk I/O error (the disk may be full or failing); free space or check the disk and retry — a change that failed was not saved", nil)
         case .SQLITE_NOTADB, .SQLITE_CORRUPT:
-            (.invalidArguments, "\(file) is not a shop database (or is damaged); pass another --db path")
+            (.invalidArguments, .notADatabase, "\(file) is not a shop database (or is damaged)", .chooseAnotherDatabase)
         case .SQLITE_TOOBIG:
-            (.limitExceeded, "a value is too large to store in \(file)")
+            (.limitExceeded, nil, "a value is too large to store in \(file)", nil)
         default:
-            (.internalError, "SQLite failed on \(file): \(error.message ?? error.description)")
+            (.internalError, nil, "SQLite failed on \(file): \(error.message ?? error.description)", nil)
         }
-        return RecordError(code, message, underlyingError: error)
+        return RecordError(code, message, underlyingError: error, reason: reason, remedy: remedy)
     }
 }
 

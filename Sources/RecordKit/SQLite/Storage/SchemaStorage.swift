@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+public import Foundation
+internal import GRDB
 
 /// Reads and writes the schema kept in the database, with its history.
 enum SchemaStorage {

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 extension StatementArguments {
     /// Arguments holding `values`. GRDB's generic initializer maps its sequence through a key

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// The storage shape of one record type at one schema version: which columns to select and
 /// where each field's value sits in a fetched row. Built once per schema version, shared by
@@ -66,8 +66,9 @@ final class TableLayout: Sendable {
         if let slot = slotsByName[name] { return slot }
         throw RecordError(
             .schemaViolation,
-            "\(recordType.name) has no field '\(name)'; add it with: schema add-field \(recordType.name) \(name) <TYPE>",
-            recordType: recordType.name, field: name
+            "\(recordType.name) has no field '\(name)'",
+            recordType: recordType.name, field: name,
+            reason: .unknownField, remedy: .addField(recordType: recordType.name, field: name, type: nil)
         )
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// How values are stored: one column per field (plus the action column of a REFERENCE), checked
 /// against the field's type on the way in.

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// The saves and deletes of one write transaction, in the order they were made, written to the
 /// `_changes` table with one statement when the transaction's work is done, before it commits.

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 extension RecordTransaction {
     /// Deletes the record named `recordName` and, in this same transaction, every record holding

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// JSON queries: the response is built inside SQLite, one statement per call.
 extension RecordTransaction {
@@ -21,6 +21,14 @@ extension RecordTransaction {
         let clauses = try QueryCompiler.Clauses(query, layout: layout, qualifier: alias)
         compiler.append(clauses.arguments)
         let sql = ProjectionCompiler.array(of: row, table: layout.table, alias: alias, clauses: clauses.sql)
+        return CompiledJSONQuery(schemaVersion: schemaVersion, sql: sql, arguments: StatementArguments(values: compiler.arguments))
+    }
+
+    /// The aggregates of the records `query` selects (its sort and limit are not used) as one
+    /// JSON object built by `aggregation`, compiled once to run many times with ``json(_:)``.
+    public func compileAggregateJSON(_ query: Query, aggregation: Aggregation) throws -> CompiledJSONQuery {
+        var compiler = ProjectionCompiler(snapshot: snapshot)
+        let sql = try compiler.aggregateSelect(aggregation, query: query)
         return CompiledJSONQuery(schemaVersion: schemaVersion, sql: sql, arguments: StatementArguments(values: compiler.arguments))
     }
 
@@ -67,8 +75,16 @@ extension RecordTransaction {
 
     /// The compiled SQL of a JSON query and SQLite's plan for it.
     public func explainJSON(_ query: Query, projection: Projection) throws -> QueryExplanation {
-        let compiled = try compileJSON(query, projection: projection)
-        return QueryExplanation(sql: compiled.sql, plan: try queryPlan(compiled.sql, arguments: compiled.arguments))
+        try explain(compileJSON(query, projection: projection))
+    }
+
+    /// The compiled SQL of a JSON aggregate query and SQLite's plan for it.
+    public func explainAggregateJSON(_ query: Query, aggregation: Aggregation) throws -> QueryExplanation {
+        try explain(compileAggregateJSON(query, aggregation: aggregation))
+    }
+
+    private func explain(_ compiled: CompiledJSONQuery) throws -> QueryExplanation {
+        QueryExplanation(sql: compiled.sql, plan: try queryPlan(compiled.sql, arguments: compiled.arguments))
     }
 }
 

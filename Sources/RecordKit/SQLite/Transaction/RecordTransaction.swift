@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+public import Foundation
+internal import GRDB
 
 /// Record operations inside one open database transaction.
 ///

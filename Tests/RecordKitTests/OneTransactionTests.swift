@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+@testable import RecordKit
+
+/// ``RecordDatabase/inOneTransaction(_:)``: every read and write joins one transaction, which
+/// commits at the end or rolls back whole.
+@Suite struct OneTransactionTests {
+    struct Stop: Error {}
+
+    @Test func readsSeeEarlierWritesAndAFailingWriteUndoesOnlyItself() async throws {
+        let file = TemporaryDatabase()
+        let db = try file.open()
+        let other = try file.open()
+        try await db.inOneTransaction {
+            try db.save(Shopping.list("L1", "Groceries"))
+            #expect(try db.fetch(recordName: "L1") != nil)
+            #expect(throws: RecordError.self) { try db.save(Shopping.list("L2", "Groceries")) }
+            try db.save(Shopping.list("L3", "Party"))
+            // Another connection sees nothing before the commit.
+            #expect(try other.records(matching: Query("Lists")).isEmpty)
+        }
+        #expect(try other.records(matching: Query("Lists")).recordNames == ["L1", "L3"])
+    }
+
+    @Test func throwingRollsBackEverythingSchemaIncluded() async throws {
+        let file = TemporaryDatabase()
+        let db = try file.open()
+        let before = try db.contentDump()
+        await #expect(throws: Stop.self) {
+            try await db.inOneTransaction {
+                try db.save(Shopping.list("L1", "Groceries"))
+                try db.addField(FieldDefinition("number", .int64), to: "Items")
+                throw Stop()
+            }
+        }
+        #expect(try db.contentDump() == before)
+        #expect(try db.schema == Schema.shopping)
+        // The schema read inside is forgotten: a later change to the same version is seen.
+        try db.addField(FieldDefinition("note", .string), to: "Items")
+        #expect(try db.schema.recordType(named: "Items")?.field(named: "note") != nil)
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import RecordKit
+import Testing
+@testable import ShopCLI
+
+/// Ctrl-C (SIGINT) while commands run: the command is cancelled, the prompt goes on, a script
+/// stops after the command running and names the last line that finished, and what finished is
+/// exactly what is stored.
+@Suite struct InterruptTests {
+    /// A script adding lists L00001 … L0nnnn, one per line.
+    static func listScript(in sandbox: Sandbox, lines: Int) throws -> String {
+        try sandbox.file("lists.shop", (1...lines).map { String(format: "list add L%05d\n", $0) }.joined())
+    }
+
+    /// The lists named like the script's, in the database.
+    static func scriptLists(in sandbox: Sandbox) throws -> [String] {
+        let database = try RecordDatabase(path: sandbox.database)
+        return try database.records(matching: Query("Lists", predicate: PredicateField("name").beginsWith("L"), sort: [SortDescriptor("name")])).compactMap { $0["name"]?.stringValue }
+    }
+
+    @Test func ctrlCCancelsACommandAtThePromptAndTheREPLGoesOn() throws {
+        guard let binary = ShopBinary.path else {
+            Issue.record("the shop executable is not built next to the tests; run swift build --build-tests first")
+            return
+        }
+        let sandbox = Sandbox()
+        let database = try RecordDatabase(path: sandbox.database)
+        try database.save(Record("Lists", recordName: "big", fields: ["name": .string("Big")]))
+        for start in stride(from: 0, to: 100_000, by: 20_000) {
+            try database.modify((start..<start + 20_000).map { index in
+                .create(Record("Items", fields: [
+                    "name": .string(String(format: "Item %06d", index)), "list": .reference(Reference("big", action: .deleteSelf)),
+                ]))
+            })
+        }
+        let script = try Self.listScript(in: sandbox, lines: 20_000)
+        let driver = ShopBinary.file("Tests/ShopCLITests/Fixtures/terminal_interrupt.py")
+        let run = try ShopBinary.run("/usr/bin/env", ["python3", driver, binary, sandbox.database, sandbox.home, script], timeout: 300)
+        #expect(run.status == 0, "\(run.output.suffix(3000))\n\(run.errors)")
+        #expect(run.output.hasSuffix("terminal interrupt: ok\n"))
+        let finished = try #require(run.output.firstMatch(of: /finished lines: (\d+)/).map { Int($0.1)! })
+        #expect(finished >= 200 && finished < 20_000)
+        #expect(try Self.scriptLists(in: sandbox) == (1...finished).map { String(format: "L%05d", $0) })
+        #expect(try database.count(matching: Query("Items")) == 100_000)
+    }
+
+    /// SIGINT to `shop -f FILE` stops after the command running, names FILE:LINE of the last
+    /// one that finished, exits 130, and leaves exactly the finished commands' writes.
+    @Test func sigintStopsAScriptAfterItsCurrentCommandNamingTheLastLineThatFinished() throws {
+        let sandbox = Sandbox()
+        let script = try Self.listScript(in: sandbox, lines: 20_000)
+        guard let binary = ShopBinary.path else {
+            Issue.record("the shop executable is not built next to the tests; run swift build --build-tests first")
+            return
+        }
+        let run = try ShopBinary.run(binary, ["--db", sandbox.database, "-f", script], timeout: 300) { process in
+            let deadline = Date().addingTimeInterval(120)
+            while process.isRunning, Date() < deadline, (try? Self.scriptLists(in: sandbox).count) ?? 0 < 100 {
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            kill(process.processIdentifier, SIGINT)
+        }
+        #expect(run.status == 130, "\(run.errors)")
+        let match = try #require(run.errors.firstMatch(of: /interrupted \(Ctrl-C\): (.*):(\d+) is the last command that finished/), "\(run.errors)")
+        #expect(String(match.1) == script)
+        let finished = Int(match.2)!
+        #expect(finished >= 100 && finished < 20_000)
+        #expect(try Self.scriptLists(in: sandbox) == (1...finished).map { String(format: "L%05d", $0) })
+    }
+
+    /// An interruption requested before a script's next line stops it there (the runner's check,
+    /// without a signal).
+    @Test func aRequestedInterruptionStopsAScriptBeforeItsNextLine() async throws {
+        let sandbox = Sandbox()
+        let (console, captured) = Console.capturing()
+        let interruption = Interruption()
+        let session = ShopSession(database: try RecordDatabase(path: sandbox.database), console: console, interruption: interruption)
+        var pending = ["list add A", "list add B", "list add C"][...]
+        let lines = AnySequence {
+            AnyIterator { () -> String? in
+                // Ctrl-C while the second command ran: requested as the third line is read.
+                if pending.count == 1 { interruption.request() }
+                return pending.popFirst()
+            }
+        }
+        let result = await ScriptRunner.run(lines: lines, name: "three.shop", in: session)
+        #expect(result.interrupted)
+        #expect(captured.errors == "interrupted (Ctrl-C): three.shop:2 is the last command that finished\n")
+        #expect(try session.store.lists().map(\.name) == ["A", "B"])
+    }
+}
