@@ -1,4 +1,5 @@
 import Foundation
+
 /// Comma-separated values as RFC 4180 has them, keeping the difference between an empty
 /// unquoted cell (`nil`: an absent value) and a quoted empty one (`""`: the empty text).
 enum CSV {

@@ -1,3 +1,4 @@
+import OrderedCollections
 import Foundation
 import GraphQL
 import OrderedCollections

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// Aggregates (``Aggregation``) compiled into the JSON-building SQL: one `json_object` of
 /// SQL's aggregate functions over the rows a query selects.
