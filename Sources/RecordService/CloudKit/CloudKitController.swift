@@ -58,10 +58,7 @@ public struct CloudKitController: Sendable {
         _ = try context.requirePrincipal()
         let database = try context.requireDatabase()
         let body = try await Self.body(of: request, context: context)
-        try CloudKitZone.requireDefault(body["zoneID"])
-        guard case .array(let entries)? = body["records"] else {
-            throw CloudKitError(.badRequest, "records/lookup needs a records array such as [{\"recordName\": \"L1\"}]")
-        }
+        let entries = try Self.array("records", of: body, example: #"[{"recordName": "L1"}]"#)
         var names: [String] = []
         for (index, entry) in entries.enumerated() {
             guard case .string(let name)? = entry["recordName"] else {
@@ -152,9 +149,7 @@ public struct CloudKitController: Sendable {
         _ = try context.requirePrincipal()
         _ = try context.requireDatabase()
         let body = try await Self.body(of: request, context: context)
-        guard case .array(let zones)? = body["zones"] else {
-            throw CloudKitError(.badRequest, "zones/lookup needs a zones array such as [{\"zoneName\": \"_defaultZone\"}]")
-        }
+        let zones = try Self.array("zones", of: body, example: #"[{"zoneName": "_defaultZone"}]"#)
         let results = zones.map { zoneID -> JSONValue in
             do {
                 try CloudKitZone.requireDefault(zoneID)
@@ -180,10 +175,7 @@ public struct CloudKitController: Sendable {
         _ = try context.requireWriter()
         let database = try context.requireDatabase()
         let body = try await Self.body(of: request, context: context)
-        try CloudKitZone.requireDefault(body["zoneID"])
-        guard case .array(let requested)? = body["tokens"] else {
-            throw CloudKitError(.badRequest, "assets/upload needs a tokens array such as [{\"recordType\": \"Items\", \"fieldName\": \"photo\"}]")
-        }
+        let requested = try Self.array("tokens", of: body, example: #"[{"recordType": "Items", "fieldName": "photo"}]"#)
         let schema = try await CloudKitStore(database: database.database).schema()
         var tokens: [JSONValue] = []
         for (index, entry) in requested.enumerated() {
@@ -234,6 +226,16 @@ public struct CloudKitController: Sendable {
     static func body(of request: Request, context: ServiceRequestContext) async throws -> JSONValue {
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
         return try JSONValue.parse(Data(buffer: buffer))
+    }
+
+    /// The array member `key` of a request body naming the default zone (or none); `BAD_REQUEST`
+    /// showing `example` when it is missing.
+    static func array(_ key: String, of body: JSONValue, example: String) throws(CloudKitError) -> [JSONValue] {
+        try CloudKitZone.requireDefault(body["zoneID"])
+        guard case .array(let elements)? = body[key] else {
+            throw CloudKitError(.badRequest, "the request needs a \(key) array such as \(example)")
+        }
+        return elements
     }
 
     static func json(_ value: JSONValue) -> Response {
