@@ -3,7 +3,7 @@ import HTTPTypes
 import RecordKit
 
 /// An error as CloudKit Web Services reports it: `{"uuid", "serverErrorCode", "reason"}` with the
-/// HTTP status CloudKit gives the code; in a non-atomic `records/modify`, the failed operation's
+/// HTTP status CloudKit gives the code (rendered through ``serviceError``); in a non-atomic `records/modify`, the failed operation's
 /// `{"recordName", "recordType", "serverErrorCode", "reason"}` in its place.
 struct CloudKitError: Error, Sendable, Equatable {
     /// CloudKit's `serverErrorCode` values: the service's codes.
@@ -37,11 +37,6 @@ struct CloudKitError: Error, Sendable, Equatable {
     /// The error as the service renders it at the edge.
     var serviceError: ServiceError {
         ServiceError(HTTPResponse.Status(code: status), code: code, reason)
-    }
-
-    /// The response body of a failed request: `{"reason", "serverErrorCode", "uuid"}`.
-    func body(uuid: String = UUID().uuidString) -> JSONValue {
-        .object(["uuid": .string(uuid), "serverErrorCode": .string(code.rawValue), "reason": .string(reason)])
     }
 
     /// The result of a failed operation of a non-atomic batch, in its place in `records`.

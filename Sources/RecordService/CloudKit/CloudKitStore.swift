@@ -14,15 +14,6 @@ struct CloudKitStore: Sendable {
         }
     }
 
-    /// Runs `body` in one write transaction, all or nothing.
-    func write<T: Sendable>(_ body: @escaping @Sendable (RecordTransaction) throws -> T) async throws(CloudKitError) -> T {
-        do {
-            return try await database.write(body)
-        } catch {
-            throw Self.failure(error)
-        }
-    }
-
     /// The current schema.
     func schema() async throws(CloudKitError) -> Schema {
         do {

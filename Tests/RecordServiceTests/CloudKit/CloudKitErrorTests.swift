@@ -34,9 +34,9 @@ import RecordKit
         ])
     }
 
-    @Test func bodiesHaveUUIDCodeAndReasonAndNoNulls() {
+    @Test func failedOperationsNameTheirRecordAndHaveNoNulls() {
         let error = CloudKitError(.conflict, "stale", recordName: "I1", recordType: "Items")
-        #expect(error.body(uuid: "u").serialized == #"{"reason":"stale","serverErrorCode":"CONFLICT","uuid":"u"}"#)
+        #expect(error.serviceError.status.code == 409)
         #expect(error.operationResult.serialized == #"{"reason":"stale","recordName":"I1","recordType":"Items","serverErrorCode":"CONFLICT"}"#)
         #expect(CloudKitError(.badRequest, "bad").operationResult.serialized == #"{"reason":"bad","serverErrorCode":"BAD_REQUEST"}"#)
     }
