@@ -24,8 +24,7 @@ struct GraphQLController {
     private func get(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let principal = try context.requirePrincipal()
         let mediaType = try Self.responseType(for: request)
-        var items: [String: String] = [:]
-        for (key, value) in request.uri.queryParameters { items[String(key)] = String(value) }
+        let items = GraphQLHTTPRequest.formItems(request.uri.query)
         return try await answer(
             { () throws(GraphQLHTTPRequest.Malformed) in try GraphQLHTTPRequest(queryItems: items) },
             request: request, method: .get, principal: principal, mediaType: mediaType, context: context

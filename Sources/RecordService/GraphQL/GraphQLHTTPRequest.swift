@@ -80,6 +80,19 @@ struct GraphQLHTTPRequest: Sendable {
         }
     }
 
+    /// The parameters of a query string in `application/x-www-form-urlencoded` form (`+` is a
+    /// space, `%XX` a byte); the first of repeated names wins.
+    static func formItems(_ query: String?) -> [String: String] {
+        var items: [String: String] = [:]
+        for pair in (query ?? "").split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ text: Substring) -> String? { text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
+            guard let name = parts.first.flatMap(decode), let value = decode(parts.count > 1 ? parts[1] : "") else { continue }
+            if items[name] == nil { items[name] = value }
+        }
+        return items
+    }
+
     private static func describe(_ error: any Error) -> String {
         guard case DecodingError.dataCorrupted(let context) = error else { return "\(error)" }
         return context.underlyingError.map { "\($0.localizedDescription)" } ?? context.debugDescription

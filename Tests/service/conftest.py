@@ -1,0 +1,100 @@
+"""Fixtures of the service's pytest suite: the release `shop serve` on a temporary data folder.
+
+`shop` is `.build/release/shop` (Scripts/test builds it first), or `$SHOP_BINARY`.
+"""
+
+import os
+import pathlib
+import signal
+import subprocess
+import tempfile
+
+import httpx
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SHOP = os.environ.get("SHOP_BINARY", str(ROOT / ".build" / "release" / "shop"))
+CONTAINER = "iCloud.shop"
+LISTENING = "shop serve: listening on "
+
+
+def shop(*arguments, data, check=True):
+    """Runs `shop ARGUMENTS --data DATA` and returns the finished process."""
+    return subprocess.run(
+        [SHOP, *arguments, "--data", str(data)], capture_output=True, text=True, timeout=60, check=check
+    )
+
+
+def create_token(data, *kind, label=None):
+    """A new token from `shop token create` (kind: "--admin", "--api" or "--user", NAME)."""
+    arguments = ["token", "create", *kind] + (["--label", label] if label else [])
+    return shop(*arguments, data=data).stdout.strip()
+
+
+class Server:
+    """A running `shop serve` and what a test needs to reach it."""
+
+    def __init__(self, data, extra=()):
+        self.data = pathlib.Path(data)
+        self.process = subprocess.Popen(
+            [SHOP, "serve", "--port", "0", "--data", str(self.data), *extra],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        line = self.process.stdout.readline()
+        if not line.startswith(LISTENING):
+            self.process.kill()
+            raise RuntimeError(f"shop serve did not start: {line!r} {self.process.stderr.read()}")
+        self.url = line[len(LISTENING):].strip()
+        self.stdout_rest = None
+
+    def database_url(self, environment="development", database="public", container=CONTAINER):
+        return f"{self.url}/database/1/{container}/{environment}/{database}"
+
+    def stop(self, sig=signal.SIGTERM, timeout=15):
+        """Sends `sig` and returns the exit status."""
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+        try:
+            status = self.process.wait(timeout=timeout)
+        finally:
+            self.stdout_rest = self.process.stdout.read()
+            self.process.stdout.close()
+            self.process.stderr.close()
+        return status
+
+
+@pytest.fixture(scope="session")
+def data_folder():
+    with tempfile.TemporaryDirectory(prefix="shop-serve-") as folder:
+        yield pathlib.Path(folder)
+
+
+@pytest.fixture(scope="session")
+def admin_token(data_folder):
+    return create_token(data_folder, "--admin", label="pytest-admin")
+
+
+@pytest.fixture(scope="session")
+def server(data_folder, admin_token):
+    running = Server(data_folder)
+    yield running
+    assert running.stop() == 0
+
+
+@pytest.fixture()
+def client(server, admin_token):
+    with httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {admin_token}"}, timeout=30) as session:
+        yield session
+
+
+@pytest.fixture()
+def fresh_server():
+    """A server of its own on a new data folder, with an admin token: for tests that stop it."""
+    with tempfile.TemporaryDirectory(prefix="shop-serve-") as folder:
+        token = create_token(folder, "--admin", label="admin")
+        running = Server(folder)
+        running.token = token
+        try:
+            yield running
+        finally:
+            running.stop(signal.SIGKILL)
