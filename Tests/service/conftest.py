@@ -38,12 +38,12 @@ class Server:
         self.data = pathlib.Path(data)
         self.process = subprocess.Popen(
             [SHOP, "serve", "--port", "0", "--data", str(self.data), *extra],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            stdout=subprocess.PIPE, stderr=open(self.data / "serve.log", "a"), text=True,
         )
         line = self.process.stdout.readline()
         if not line.startswith(LISTENING):
             self.process.kill()
-            raise RuntimeError(f"shop serve did not start: {line!r} {self.process.stderr.read()}")
+            raise RuntimeError(f"shop serve did not start: {line!r}; see {self.data / 'serve.log'}")
         self.url = line[len(LISTENING):].strip()
         self.stdout_rest = None
 
@@ -56,10 +56,12 @@ class Server:
             self.process.send_signal(sig)
         try:
             status = self.process.wait(timeout=timeout)
-        finally:
-            self.stdout_rest = self.process.stdout.read()
-            self.process.stdout.close()
-            self.process.stderr.close()
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            status = None
+        self.stdout_rest = self.process.stdout.read()
+        self.process.stdout.close()
         return status
 
 
