@@ -37,7 +37,7 @@ class Server:
     def __init__(self, data, extra=()):
         self.data = pathlib.Path(data)
         self.process = subprocess.Popen(
-            [SHOP, "serve", "--port", "0", "--data", str(self.data), *extra],
+            [SHOP, "serve", "--data", str(self.data), *(extra or ["--port", "0"])],
             stdout=subprocess.PIPE, stderr=open(self.data / "serve.log", "a"), text=True,
         )
         line = self.process.stdout.readline()
@@ -52,6 +52,8 @@ class Server:
 
     def stop(self, sig=signal.SIGTERM, timeout=15):
         """Sends `sig` and returns the exit status."""
+        if self.process.stdout.closed:
+            return self.process.returncode
         if self.process.poll() is None:
             self.process.send_signal(sig)
         try:
