@@ -75,6 +75,16 @@ struct GraphQLRouteTests {
         }
     }
 
+    @Test func aGetQueryStringIsFormEncoded() async throws {
+        let fixture = try ServiceFixture()
+        try await fixture.test { client in
+            // `+` is a space and `%2B` a plus in application/x-www-form-urlencoded.
+            let response = try await client.send(.get, "/graphql?query=%7B+Lists(predicate%3A+%22name+%3D%3D+'a%2Bb'%22)+%7B+name+%7D+%7D", token: fixture.adminToken)
+            #expect(response.status == .ok)
+            #expect(response.text == #"{"data":{"Lists":[]}}"#)
+        }
+    }
+
     @Test func anAPITokenMayQueryButNotMutate() async throws {
         let fixture = try ServiceFixture()
         let api = try fixture.token(for: .world, label: "web")

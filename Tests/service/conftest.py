@@ -37,13 +37,13 @@ class Server:
     def __init__(self, data, extra=()):
         self.data = pathlib.Path(data)
         self.process = subprocess.Popen(
-            [SHOP, "serve", "--port", "0", "--data", str(self.data), *extra],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            [SHOP, "serve", "--data", str(self.data), *(extra or ["--port", "0"])],
+            stdout=subprocess.PIPE, stderr=open(self.data / "serve.log", "a"), text=True,
         )
         line = self.process.stdout.readline()
         if not line.startswith(LISTENING):
             self.process.kill()
-            raise RuntimeError(f"shop serve did not start: {line!r} {self.process.stderr.read()}")
+            raise RuntimeError(f"shop serve did not start: {line!r}; see {self.data / 'serve.log'}")
         self.url = line[len(LISTENING):].strip()
         self.stdout_rest = None
 
@@ -52,14 +52,18 @@ class Server:
 
     def stop(self, sig=signal.SIGTERM, timeout=15):
         """Sends `sig` and returns the exit status."""
+        if self.process.stdout.closed:
+            return self.process.returncode
         if self.process.poll() is None:
             self.process.send_signal(sig)
         try:
             status = self.process.wait(timeout=timeout)
-        finally:
-            self.stdout_rest = self.process.stdout.read()
-            self.process.stdout.close()
-            self.process.stderr.close()
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            status = None
+        self.stdout_rest = self.process.stdout.read()
+        self.process.stdout.close()
         return status
 
 
