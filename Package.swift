@@ -57,7 +57,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .executableTarget(
             name: "shop-bench",
-            dependencies: ["RecordKit", "RecordQL", "CSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["RecordKit", "RecordQL", "CSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "GraphQL", package: "GraphQL")]
         ),
         .testTarget(name: "ShopBenchTests", dependencies: ["shop-bench", "shop", "TestSupport"]),
     ],

@@ -76,7 +76,7 @@ extension Bench {
         )
     }
 
-    private func removeDatabase(_ path: String) throws {
+    func removeDatabase(_ path: String) throws {
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
             try FileManager.default.removeItem(atPath: path + suffix)
         }

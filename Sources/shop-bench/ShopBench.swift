@@ -73,6 +73,10 @@ extension Bench {
             ("paginate", paginate),
             ("shop script", shopScript),
             ("language lists with items", languageListsWithItems),
+            ("language aliased creates", languageAliasedCreates),
+            ("language list creates", languageListCreates),
+            ("shop import", shopImport),
+            ("shop export memory", shopExportMemory),
         ]
     }
 }

@@ -78,7 +78,7 @@ enum GraphQLCore {
 
     /// Runs `script` with `input` on stdin; stdin and stderr go through temporary files, so
     /// that no pipe can fill up and block either side.
-    private static func run(_ script: String, input: String) throws -> String {
+    static func run(_ script: String, input: String) throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("graphql-core-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

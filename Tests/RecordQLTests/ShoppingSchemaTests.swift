@@ -38,7 +38,7 @@ struct ShoppingSchemaTests {
         let system = ["recordName", "recordType", "createdAt", "modifiedAt", "changeTag"]
         #expect(try generated.outputFields("Record") == system)
         #expect(try generated.outputFields("Items") == system + ["name", "list"])
-        #expect(try generated.outputFields("Lists") == system + ["name", "Items"])
+        #expect(try generated.outputFields("Lists") == system + ["name", "Items", "ItemsAggregate"])
         for (field, type) in [("recordName", "ID!"), ("recordType", "String!"), ("createdAt", "Timestamp!"), ("modifiedAt", "Timestamp!"), ("changeTag", "String!")] {
             #expect(try generated.outputField("Record", field) == type)
             #expect(try generated.outputField("Items", field) == type)

@@ -13,7 +13,7 @@ import Testing
     let completer = Completer(names: Names())
 
     @Test(arguments: [
-        ("", "", ["lists", "list", "items", "item", "schema", "transactions", "transaction", "explain", "source", "help", "quit"]),
+        ("", "", ["lists", "list", "items", "item", "count", "import", "export", "schema", "transactions", "transaction", "explain", "source", "help", "quit"]),
         ("li", "li", ["lists", "list"]),
         ("list d", "d", ["delete"]),
         ("items Gro", "Gro", ["Groceries"]),

@@ -10,13 +10,16 @@ import Testing
         #expect(run.status == 0)
         try Snapshot.check(run.output, named: "help")
         for command in ["lists", "list add", "list rename", "list delete", "items", "item add", "item set", "item delete",
-                        "schema ", "schema export", "schema import", "schema history", "schema add-field", "schema add-type",
+                        "count", "import", "export", "schema ", "schema export", "schema import", "schema history", "schema add-field", "schema add-type",
                         "schema graphql", "transactions", "transaction show", "transaction delete", "explain", "source", "help", "quit"] {
             #expect(run.output.contains("\n  \(command)"), "help does not list \(command)")
         }
     }
 
-    @Test(arguments: [["help", "item", "add"], ["help", "items"], ["help", "schema", "add-field"], ["items", "--help"]])
+    @Test(arguments: [
+        ["help", "item", "add"], ["help", "items"], ["help", "schema", "add-field"], ["items", "--help"],
+        ["help", "count"], ["help", "import"], ["help", "export"],
+    ])
     func helpForACommandShowsItsUsageAndAnExample(_ words: [String]) async throws {
         let sandbox = Sandbox()
         let run = await shop(["--db", sandbox.database, "-e", words.joined(separator: " ")])

@@ -95,3 +95,18 @@ struct ResponseTableTests {
             """)
     }
 }
+
+/// Nested selections as `shop` prints them after the groceries story, snapshotted.
+@Suite struct NestedTableSnapshotTests {
+    @Test func nestedSelectionsKeepEveryFieldInTheTable() async throws {
+        let sandbox = Sandbox()
+        let story = await shop(["--db", sandbox.database, "-f", StoryTests.script])
+        try #require(story.status == 0, "\(story.errors)")
+        let run = await shop(["--db", sandbox.database, "-e", "list add Party", "-e", """
+            { Lists(sort: [{name: ASC}]) { name Items(sort: [{name: ASC}]) { name number list { name } } } \
+            Items(sort: [{name: DESC}], limit: 2) { name list { name Items(sort: [{name: ASC}]) { name } } } }
+            """])
+        #expect(run.status == 0, "\(run.errors)")
+        try Snapshot.check(run.output, named: "nested-tables")
+    }
+}

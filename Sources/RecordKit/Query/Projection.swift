@@ -51,6 +51,9 @@ public struct Projection: Sendable, Hashable {
         /// The records of `recordType` whose REFERENCE (or LIST<REFERENCE>) field `field` points
         /// at this record, filtered, sorted and limited like a query, as an array.
         case referrers(recordType: String, field: String, predicate: Predicate, sort: [SortDescriptor], limit: Int?, Projection)
+        /// The aggregates of the records of `recordType` whose REFERENCE (or LIST<REFERENCE>)
+        /// field `field` points at this record and that match `predicate`, as an object.
+        case aggregate(recordType: String, field: String, predicate: Predicate, Aggregation)
     }
 
     /// One member of a LOCATION or ASSET value.

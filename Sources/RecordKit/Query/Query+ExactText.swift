@@ -71,6 +71,28 @@ extension Projection {
                 return field.isASCII && projections.allSatisfy { $0.key.isASCII && $0.value.hasOnlyASCIIText }
             case .referrers(let type, let field, let predicate, let sort, _, let inner):
                 return type.isASCII && field.isASCII && predicate.hasOnlyASCIIText && sort.allSatisfy { $0.key.isASCII } && inner.hasOnlyASCIIText
+            case .aggregate(let type, let field, let predicate, let aggregation):
+                return type.isASCII && field.isASCII && predicate.hasOnlyASCIIText && aggregation.hasOnlyASCIIText
+            }
+        }
+    }
+}
+
+extension Aggregation {
+    /// Whether every text in the aggregation (keys, constants, field names) is ASCII; see
+    /// ``Query/hasOnlyASCIIText``.
+    var hasOnlyASCIIText: Bool {
+        members.allSatisfy { member in
+            guard member.key.isASCII else { return false }
+            switch member.value {
+            case .count: return true
+            case .constant(let text): return text.isASCII
+            case .function(_, let fields):
+                return fields.allSatisfy { field in
+                    switch field.source {
+                    case .field(let text), .constant(let text): field.key.isASCII && text.isASCII
+                    }
+                }
             }
         }
     }

@@ -12,9 +12,17 @@ public enum Timestamp {
         Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
-    /// ISO-8601 with milliseconds in UTC: `2026-11-21T09:25:00.000Z`.
+    /// ISO-8601 with milliseconds in UTC: `2026-11-21T09:25:00.000Z`, the millisecond the date
+    /// rounds to (as stored: the formatter's own fraction truncates, so `….123` stored as a
+    /// binary double printed as `….122`).
     public static func format(_ date: Date) -> String {
-        date.formatted(formatStyle)
+        var (seconds, millisecond) = milliseconds(date).quotientAndRemainder(dividingBy: 1000)
+        if millisecond < 0 {
+            seconds -= 1
+            millisecond += 1000
+        }
+        let whole = Date(timeIntervalSince1970: Double(seconds)).formatted(Date.ISO8601FormatStyle())
+        return whole.dropLast() + "." + String(String(millisecond + 1000).dropFirst()) + "Z"
     }
 
     /// Parses ISO-8601 with or without fractional seconds, or a bare date (`2026-11-21`).

@@ -8,6 +8,10 @@ public enum RecordRead: Sendable, Hashable {
     /// One page of the query (its `limit` is the page size) after the cursor, as JSON:
     /// ``RecordReadResult/jsonPage(records:cursor:)``.
     case jsonPage(Query, after: String?, Projection)
+    /// The aggregates of the records matching the query (its sort and limit unused) as one JSON
+    /// object built by the aggregation (inside the storage, in one statement):
+    /// ``RecordReadResult/json(_:)``.
+    case aggregateJSON(Query, Aggregation)
     /// The records matching the query: ``RecordReadResult/records(_:)``.
     case records(Query)
     /// One page of the query after the cursor: ``RecordReadResult/page(_:)``.
@@ -19,6 +23,8 @@ public enum RecordRead: Sendable, Hashable {
     /// How the storage would run ``json(_:_:)``, without running it:
     /// ``RecordReadResult/explanation(_:)``.
     case explain(Query, Projection)
+    /// How the storage would run ``aggregateJSON(_:_:)``: ``RecordReadResult/explanation(_:)``.
+    case explainAggregate(Query, Aggregation)
 }
 
 /// The result of one ``RecordRead``, of the case its read names.

@@ -35,6 +35,8 @@ enum QueryExecution {
             switch field.step {
             case .records(let query, let projection):
                 reads.fields.append(.one(add(.json(query, projection))))
+            case .aggregate(let query, let aggregation):
+                reads.fields.append(.one(add(.aggregateJSON(query, aggregation))))
             case .page(let query, let after, let members):
                 var pages: [Projection: Int] = [:]
                 for case .records(_, let projection) in members where pages[projection] == nil {
@@ -75,7 +77,7 @@ enum QueryExecution {
         switch (step, reads) {
         case (.constant(let json), _):
             return json
-        case (.records, .one(let index)):
+        case (.records, .one(let index)), (.aggregate, .one(let index)):
             guard case .json(let json) = try answers[index].get() else { throw unexpected(step) }
             return json
         case (.asset, .one(let index)):

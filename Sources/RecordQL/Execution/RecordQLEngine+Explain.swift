@@ -38,6 +38,8 @@ extension RecordQLEngine {
             switch field.step {
             case .records(let query, let projection):
                 return .explain(query, projection)
+            case .aggregate(let query, let aggregation):
+                return .explainAggregate(query, aggregation)
             case .page(let query, _, let members):
                 let projection = members.lazy.compactMap { member -> Projection? in
                     if case .records(_, let projection) = member { projection } else { nil }

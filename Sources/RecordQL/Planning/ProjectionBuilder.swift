@@ -68,6 +68,11 @@ final class ProjectionBuilder {
             return try value(of: field, definition: definition, path: path)
         case .referrers(let referring, let referenceField)?:
             return try referrers(field, referring: referring, field: referenceField, on: names.objectType, path: path)
+        case .referrersAggregate(let referring, let referenceField)?:
+            let (type, referringNames) = try QueryPlan.recordType(referring, context: context, field: field)
+            let query = try referringQuery(field, referring: referring, on: names.objectType, path: path)
+            let aggregation = try AggregationBuilder(collector: collector).aggregation(field.selectionSets, of: type, names: referringNames)
+            return .aggregate(recordType: type.name, field: referenceField, predicate: query.predicate, aggregation)
         case nil:
             break
         }
@@ -131,13 +136,20 @@ final class ProjectionBuilder {
         path: [GraphQLResponseError.PathElement]
     ) throws(GraphQLFailure) -> Projection.MemberValue {
         let (type, names) = try QueryPlan.recordType(referring, context: context, field: field)
-        let arguments = try ArgumentValues(of: field, in: objectType, context: context, variables: collector.request.variables)
-        let query = try QueryPlan.translate(field, path: path) { () throws(RecordError) in
-            try context.generated.query(referring, arguments: arguments.map)
-        }
+        let query = try referringQuery(field, referring: referring, on: objectType, path: path)
         return .referrers(
             recordType: type.name, field: referenceField, predicate: query.predicate, sort: query.sort, limit: query.limit,
             try projection(field.selectionSets, of: type, names: names, path: path)
         )
+    }
+
+    /// The query the arguments of a referrers field (or its aggregate) ask for.
+    private func referringQuery(
+        _ field: FieldCollector.CollectedField, referring: String, on objectType: String, path: [GraphQLResponseError.PathElement]
+    ) throws(GraphQLFailure) -> Query {
+        let arguments = try ArgumentValues(of: field, in: objectType, context: context, variables: collector.request.variables)
+        return try QueryPlan.translate(field, path: path) { () throws(RecordError) in
+            try context.generated.query(referring, arguments: arguments.map)
+        }
     }
 }

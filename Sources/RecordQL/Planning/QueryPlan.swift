@@ -10,6 +10,8 @@ struct QueryPlan: Sendable {
     enum Step: Sendable {
         /// `T(...)`: the JSON array of the matching records.
         case records(Query, Projection)
+        /// `TAggregate(...)`: the JSON object of the aggregates over the matching records.
+        case aggregate(Query, Aggregation)
         /// `TPage(...)`: one page of records and the cursor of the next.
         case page(Query, after: String?, [PageMember])
         /// A value known without the database, as JSON text (the root `__typename`).
@@ -61,6 +63,11 @@ struct QueryPlan: Sendable {
                 let after = try Self.translate(field, path: path) { () throws(RecordError) in try context.generated.cursor(name, arguments: arguments.map) }
                 let members = try Self.pageMembers(field, recordType: recordType, names: names, collector: collector, maximum: maximum)
                 step = .page(query, after: after, members)
+            case (_, .aggregate(let name)?):
+                let (recordType, names) = try Self.recordType(name, context: context, field: field)
+                let arguments = try ArgumentValues(of: field, in: rootType, context: context, variables: request.variables)
+                let query = try Self.translate(field, path: path) { () throws(RecordError) in try context.generated.query(name, arguments: arguments.map) }
+                step = .aggregate(query, try AggregationBuilder(collector: collector).aggregation(field.selectionSets, of: recordType, names: names))
             case (_, .asset?):
                 let arguments = try ArgumentValues(of: field, in: rootType, context: context, variables: request.variables)
                 guard let sha256 = arguments.string(GraphQLNames.sha256Argument) else {

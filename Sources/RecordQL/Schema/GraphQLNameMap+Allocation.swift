@@ -11,6 +11,18 @@ extension GraphQLNameMap {
         var mutationNames = NameAllocator(taken: [])
         let referrers = Self.referrers(of: stored)
 
+        // The names every schema had before the list mutations and aggregates came, claimed
+        // first, in the order they always were, so that those additions never rename them.
+        var original: [(filter: String, sort: String, input: String, page: String, pageField: String, create: String, update: String, delete: String)] = []
+        for object in objects {
+            original.append((
+                typeNames.claim(GraphQLNames.filterType(object)), typeNames.claim(GraphQLNames.sortType(object)),
+                typeNames.claim(GraphQLNames.inputType(object)), typeNames.claim(GraphQLNames.pageType(object)),
+                queryNames.claim(GraphQLNames.pageField(object)), mutationNames.claim(GraphQLNames.createField(object)),
+                mutationNames.claim(GraphQLNames.updateField(object)), mutationNames.claim(GraphQLNames.deleteField(object))
+            ))
+        }
+
         var recordTypes: [String: RecordTypeNames] = [:]
         var queryFields: [String: QueryField] = [GraphQLNames.assetField: .asset]
         var mutationFields: [String: MutationField] = [:]
@@ -20,15 +32,20 @@ extension GraphQLNameMap {
             let names = RecordTypeNames(
                 recordType: type.name,
                 objectType: object,
-                filterType: typeNames.claim(GraphQLNames.filterType(object)),
-                sortType: typeNames.claim(GraphQLNames.sortType(object)),
-                inputType: typeNames.claim(GraphQLNames.inputType(object)),
-                pageType: typeNames.claim(GraphQLNames.pageType(object)),
+                filterType: original[index].filter,
+                sortType: original[index].sort,
+                inputType: original[index].input,
+                pageType: original[index].page,
                 listField: lists[index],
-                pageField: queryNames.claim(GraphQLNames.pageField(object)),
-                createField: mutationNames.claim(GraphQLNames.createField(object)),
-                updateField: mutationNames.claim(GraphQLNames.updateField(object)),
-                deleteField: mutationNames.claim(GraphQLNames.deleteField(object)),
+                pageField: original[index].pageField,
+                aggregateField: queryNames.claim(GraphQLNames.aggregateField(object)),
+                aggregateType: typeNames.claim(GraphQLNames.aggregateType(object)),
+                sumFieldsType: typeNames.claim(GraphQLNames.sumFieldsType(object)),
+                avgFieldsType: typeNames.claim(GraphQLNames.avgFieldsType(object)),
+                minMaxFieldsType: typeNames.claim(GraphQLNames.minMaxFieldsType(object)),
+                createField: original[index].create,
+                updateField: original[index].update,
+                deleteField: original[index].delete,
                 createManyField: mutationNames.claim(GraphQLNames.createManyField(object)),
                 updateManyField: mutationNames.claim(GraphQLNames.updateManyField(object)),
                 deleteManyField: mutationNames.claim(GraphQLNames.deleteManyField(object)),
@@ -41,6 +58,7 @@ extension GraphQLNameMap {
             recordTypes[type.name] = names
             queryFields[names.listField] = .list(recordType: type.name)
             queryFields[names.pageField] = .page(recordType: type.name)
+            queryFields[names.aggregateField] = .aggregate(recordType: type.name)
             mutationFields[names.createField] = .create(recordType: type.name)
             mutationFields[names.updateField] = .update(recordType: type.name)
             mutationFields[names.deleteField] = .delete(recordType: type.name)
@@ -86,7 +104,9 @@ extension GraphQLNameMap {
         let preferred = pointing.map {
             GraphQLNames.referrersField(referring: $0.recordType, field: $0.field, isAmbiguous: counts[$0.recordType, default: 0] > 1)
         }
-        return zip(pointing, allocator.claimAll(preferred)).map { Referrers(name: $1, recordType: $0.recordType, field: $0.field) }
+        let names = allocator.claimAll(preferred)
+        let aggregateNames = allocator.claimAll(names.map(GraphQLNames.aggregateField))
+        return pointing.indices.map { Referrers(name: names[$0], aggregateName: aggregateNames[$0], recordType: pointing[$0].recordType, field: pointing[$0].field) }
     }
 }
 

@@ -27,7 +27,10 @@ import RecordKit
 ///   it is `name_` (after every field whose own name is free has kept it).
 /// - **Referrers fields** (`Lists { Items }`) come after the user fields: `S`, or `S_f` when `S`
 ///   has several reference fields pointing at the type (an untyped reference field points at
-///   every type), renamed with `_` when a system or user field has the name.
+///   every type), renamed with `_` when a system or user field has the name; then their
+///   aggregate fields, `SAggregate` (or `S_fAggregate`), renamed the same way.
+/// - **Aggregates**: the query field `TAggregate` comes after the page fields; its object
+///   types `TAggregate`, `TSumFields`, `TAvgFields` and `TMinMaxFields` after `TPage`.
 /// - User fields named like a key RecordKit resolves to a system field (`recordName`,
 ///   `recordID`, `createdAt`, `creationDate`, `modifiedAt`, `modificationDate`) are shown and
 ///   writable, but left out of `TFilter` and `TSort`: a predicate on that key would test the
@@ -45,6 +48,12 @@ public struct GraphQLNameMap: Sendable, Hashable {
         public let pageType: String
         public let listField: String
         public let pageField: String
+        /// `TAggregate(where:, predicate:)` and its object types (``GraphQLNames/aggregateType(_:)``).
+        public let aggregateField: String
+        public let aggregateType: String
+        public let sumFieldsType: String
+        public let avgFieldsType: String
+        public let minMaxFieldsType: String
         public let createField: String
         public let updateField: String
         public let deleteField: String
@@ -70,6 +79,8 @@ public struct GraphQLNameMap: Sendable, Hashable {
     /// A field listing the records of `recordType` whose `field` references the record.
     public struct Referrers: Sendable, Hashable {
         public let name: String
+        /// The field of the aggregates of the same records (`ItemsAggregate` beside `Items`).
+        public let aggregateName: String
         public let recordType: String
         public let field: String
     }
@@ -78,6 +89,7 @@ public struct GraphQLNameMap: Sendable, Hashable {
     public enum QueryField: Sendable, Hashable {
         case list(recordType: String)
         case page(recordType: String)
+        case aggregate(recordType: String)
         case asset
     }
 
@@ -105,6 +117,8 @@ public struct GraphQLNameMap: Sendable, Hashable {
         case field(String)
         /// The records of `recordType` whose `field` references this record.
         case referrers(recordType: String, field: String)
+        /// The aggregates of those records.
+        case referrersAggregate(recordType: String, field: String)
     }
 
     /// The names of every stored record type, by record type name.
@@ -139,6 +153,9 @@ public struct GraphQLNameMap: Sendable, Hashable {
         default: break
         }
         if let field = names.field(named: name) { return .field(field) }
-        return names.referrers.first { $0.name == name }.map { .referrers(recordType: $0.recordType, field: $0.field) }
+        if let referrers = names.referrers.first(where: { $0.name == name }) {
+            return .referrers(recordType: referrers.recordType, field: referrers.field)
+        }
+        return names.referrers.first { $0.aggregateName == name }.map { .referrersAggregate(recordType: $0.recordType, field: $0.field) }
     }
 }

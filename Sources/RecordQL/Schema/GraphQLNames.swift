@@ -18,10 +18,20 @@ enum GraphQLNames {
     /// `TPage`, the object returned by the page field.
     static func pageType(_ recordType: String) -> String { "\(recordType)Page" }
 
+    /// `TAggregate`, the object of aggregates over records of `T`, and the objects of its
+    /// `sum`, `avg` and `min`/`max` members.
+    static func aggregateType(_ recordType: String) -> String { "\(recordType)Aggregate" }
+    static func sumFieldsType(_ recordType: String) -> String { "\(recordType)SumFields" }
+    static func avgFieldsType(_ recordType: String) -> String { "\(recordType)AvgFields" }
+    static func minMaxFieldsType(_ recordType: String) -> String { "\(recordType)MinMaxFields" }
+
     /// The query field listing records of `T`: `T`.
     static func listField(_ recordType: String) -> String { recordType }
     /// The query field returning one page of `T`: `TPage`.
     static func pageField(_ recordType: String) -> String { "\(recordType)Page" }
+    /// The query field aggregating records of `T`: `TAggregate`; a referrers field `S` gets
+    /// `SAggregate` beside it.
+    static func aggregateField(_ name: String) -> String { "\(name)Aggregate" }
     static func createField(_ recordType: String) -> String { "create\(recordType)" }
     static func updateField(_ recordType: String) -> String { "update\(recordType)" }
     static func deleteField(_ recordType: String) -> String { "delete\(recordType)" }
@@ -80,6 +90,9 @@ enum GraphQLNames {
     /// Arguments of the list forms of the mutations.
     static let recordsArgument = "records"
     static let recordNamesArgument = "recordNames"
+
+    /// Members of `TAggregate`.
+    static let countField = "count"
 
     /// Members of `TPage` and `DeleteResult`.
     static let pageRecordsField = "records"

@@ -14,6 +14,13 @@ extension SchemaBuilder {
         for referrers in typeNames.referrers {
             fields[referrers.name] = try referrersField(referrers)
         }
+        for referrers in typeNames.referrers {
+            fields[referrers.aggregateName] = GraphQLField(
+                type: GraphQLNonNull(try built(aggregates, referrers.recordType)),
+                description: "Aggregates over the \(referrers.recordType) records whose \(referrers.field) references this record.",
+                args: try aggregateArguments(referrers.recordType)
+            )
+        }
         return fields
     }
 

@@ -15,6 +15,10 @@ extension SchemaBuilder {
             let listHelp = "\(type.name) records, filtered, sorted and limited."
             var pageArguments = arguments
             pageArguments[GraphQLNames.afterArgument] = GraphQLArgument(type: GraphQLString, description: "The cursor of the previous page.")
+            let aggregate = GraphQLField(
+                type: GraphQLNonNull(try built(aggregates, type.name)), description: "Aggregates over \(type.name) records, filtered.",
+                args: try aggregateArguments(type.name)
+            )
             let page = GraphQLNonNull(try built(pages, type.name))
             let pageHelp = "One page of \(type.name) records: limit is the page size, after the previous page's cursor."
             if let resolver {
@@ -28,6 +32,7 @@ extension SchemaBuilder {
                 fields[typeNames.listField] = GraphQLField(type: list, description: listHelp, args: arguments)
                 fields[typeNames.pageField] = GraphQLField(type: page, description: pageHelp, args: pageArguments)
             }
+            fields[typeNames.aggregateField] = aggregate
         }
         let assetArguments: GraphQLArgumentConfigMap = [GraphQLNames.sha256Argument: GraphQLArgument(type: GraphQLNonNull(GraphQLString))]
         let assetHelp = "The content of the asset with this SHA-256 (lower-case hex), base64; null when there is none."

@@ -21,6 +21,8 @@ final class SchemaBuilder {
     private(set) var inputs: [String: GraphQLInputObjectType] = [:]
     private(set) var objects: [String: GraphQLObjectType] = [:]
     private(set) var pages: [String: GraphQLObjectType] = [:]
+    /// `TAggregate` of each record type.
+    private(set) var aggregates: [String: GraphQLObjectType] = [:]
 
     init(schema: Schema, names: GraphQLNameMap, resolver: (any RecordResolver)?) throws {
         self.schema = schema
@@ -47,6 +49,7 @@ final class SchemaBuilder {
             filters[type.name] = try filterType(type, typeNames)
             sorts[type.name] = try sortType(type, typeNames)
             inputs[type.name] = try inputType(type, typeNames)
+            aggregates[type.name] = try aggregateType(type, typeNames)
         }
         for type in stored {
             let typeNames = try self.names(of: type)

@@ -26,6 +26,7 @@ struct ShopCommands: ParsableCommand {
         abstract: "Shopping lists, their items and the schema behind them.",
         subcommands: [
             ListsCommand.self, ListCommand.self, ItemsCommand.self, ItemCommand.self,
+            CountCommand.self, ImportCommand.self, ExportCommand.self,
             SchemaCommand.self, TransactionsCommand.self, TransactionCommand.self,
             ExplainCommand.self, SourceCommand.self, HelpCommand.self, QuitCommand.self,
         ],

@@ -35,18 +35,18 @@ public enum Shop {
         do {
             let path = try DatabaseLocation.path(option: options.db, environment: environment)
             session = ShopSession(
-                database: try RecordDatabase(path: path), console: console, printsJSON: options.json, keepsGoing: options.keepGoing,
+                database: options.readOnly ? try RecordDatabase.readOnly(path: path) : try RecordDatabase(path: path), console: console, printsJSON: options.json, keepsGoing: options.keepGoing,
                 style: TextStyle.forStream(isTerminal: console.outputIsTerminal, environment: environment),
                 errorStyle: errorStyle,
                 pager: Pager.make(environment: environment, enabled: console.outputIsTerminal && !options.noPager),
                 interruption: Interruption()
             )
         } catch {
-            console.writeError("\(errorStyle.errorLabel("error:")) \(RecordError.shownDescription(of: error))\n")
+            console.writeError("\(errorStyle.errorLabel("error:")) \(error)\n")
             return 1
         }
-        if let refusal = session.store.adoptShoppingRules() {
-            console.writeError("warning: the shopping rules (unique, non-empty list and item names) are not enforced on this database yet: \(refusal.sentence)\n")
+        if !options.readOnly, let refusal = session.store.adoptShoppingRules() {
+            console.writeError("warning: the shopping rules (unique, non-empty list and item names) are not enforced on this database yet: \(refusal.message)\n")
         }
         if handlesSIGINT { session.interruption.installForSIGINT(database: session.database) }
         let steps = options.steps(in: arguments)
@@ -60,7 +60,12 @@ public enum Shop {
             return await InteractiveLoop(session: session, environment: environment).run()
         }
         let lines = StandardInput.lines(beforeWaiting: console.flush)
-        return exitStatus(of: await ScriptRunner.run(lines: lines, name: "<stdin>", in: session))
+        let result = await ScriptRunner.run(lines: lines, name: "<stdin>", in: session)
+        if let refusal = lines.encodingError, let line = lines.invalidLine {
+            session.reportError(refusal.description, prefix: "<stdin>:\(line): ")
+            return result.interrupted ? interruptedStatus : 1
+        }
+        return exitStatus(of: result)
     }
 
     /// Exit status after Ctrl-C stopped a script: the shell's for a process ended by SIGINT
@@ -103,7 +108,7 @@ public enum Shop {
                 do {
                     result = await ScriptRunner.run(lines: try SourceFile.read(file).lines, name: file, in: session)
                 } catch {
-                    session.reportError(RecordError.shownDescription(of: error))
+                    session.reportError("\(error)")
                     result = ScriptRunner.Result(failures: 1, quit: false)
                 }
             }

@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// The `shop` command line (the README describes it):
 /// `shop [--db PATH] [--json] [-e COMMAND]... [-f FILE]... [--keep-going] [-1 | --single-transaction]
-/// [--no-pager] [--version]`.
+/// [--read-only] [--no-pager] [--version]`.
 struct ShopOptions: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "shop",
@@ -44,6 +44,9 @@ struct ShopOptions: ParsableCommand {
         help: "Run all of -e and -f as one transaction, as psql's -1: when a command fails, or Ctrl-C stops them, nothing is applied."
     )
     var singleTransaction = false
+
+    @Flag(help: "Open an existing database only to read it, also without write access to the file; commands that write are refused.")
+    var readOnly = false
 
     @Flag(help: "Never page long output (at a terminal it goes through $PAGER, else less -FRX).")
     var noPager = false

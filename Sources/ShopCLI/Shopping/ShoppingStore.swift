@@ -1,4 +1,5 @@
 import RecordKit
+import RecordQL
 
 /// Shopping lists and their items, addressed by name, over RecordKit.
 ///
@@ -36,13 +37,25 @@ struct ShoppingStore {
         var itemCount: Int
     }
 
-    /// Every list, by name, with its item count.
+    /// Every list, by name, with its item count: one statement, each count an aggregate over
+    /// the list's items (`Lists { name ItemsAggregate { count } }`) read from the
+    /// `(list, …)` index.
     func lists() throws(RecordError) -> [ListSummary] {
-        try read { transaction in
-            try transaction.records(matching: Query(Self.listType, sort: [SortDescriptor("name")])).map { list in
-                let items = Query(Self.itemType, predicate: PredicateField("list") == .string(list.recordName))
-                return ListSummary(name: list.name, itemCount: try transaction.count(matching: items))
-            }
+        let count = Aggregation([Aggregation.Member("count", .count)])
+        let projection = Projection([
+            Projection.Member("name", .field("name")),
+            Projection.Member("items", .aggregate(recordType: Self.itemType, field: "list", predicate: .all, count)),
+        ])
+        let json = try read { transaction in
+            try transaction.json(Query(Self.listType, sort: [SortDescriptor("name")]), projection: projection)
+        }
+        guard case .array(let lists)? = JSONValue(parsing: json) else {
+            throw RecordError(.internalError, "the lists could not be read back from their JSON")
+        }
+        return lists.map { list in
+            let name: String = if case .string(let name)? = list["name"] { name } else { "" }
+            let items: Int = if case .number(let text)? = list["items"]?["count"] { Int(text) ?? 0 } else { 0 }
+            return ListSummary(name: name, itemCount: items)
         }
     }
 

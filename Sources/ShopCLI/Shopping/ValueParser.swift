@@ -40,6 +40,14 @@ enum ValueParser {
         case .list: nil
         }
         guard let parsed else {
+            if [.int64, .number(preferred: .int64)].contains(type), text.wholeMatch(of: /[+-]?[0-9]+/) != nil {
+                throw RecordError(
+                    .schemaViolation,
+                    "\(recordType).\(field.name) is \(field.type), and \(text) is out of INT64's range (\(Int64.min)…\(Int64.max))",
+                    recordType: recordType,
+                    field: field.name
+                )
+            }
             throw RecordError(
                 .schemaViolation,
                 "\(recordType).\(field.name) is \(field.type), and '\(text)' is not \(expectation(for: type))",

@@ -115,6 +115,8 @@ struct ProjectionCompiler {
             return try reference(slot.field, column: read(SQLName.column(name), of: alias), projections: projections, in: layout.recordType.name)
         case .referrers(let type, let field, let predicate, let sort, let limit, let projection):
             return try referrers(type, field: field, of: read(SQLName.recordName, of: alias), predicate: predicate, sort: sort, limit: limit, projection)
+        case .aggregate(let type, let field, let predicate, let aggregation):
+            return try referrersAggregate(type, field: field, of: read(SQLName.recordName, of: alias), predicate: predicate, aggregation)
         }
     }
 

@@ -43,7 +43,7 @@ enum QueryCompiler {
 
         init(
             _ query: Query, layout: TableLayout, qualifier: String? = nil, after cursor: String? = nil,
-            fetchingOneMore: Bool = false, extraCondition: String? = nil
+            fetchingOneMore: Bool = false, extraCondition: String? = nil, ordered: Bool = true
         ) throws(RecordError) {
             if let limit = query.limit, limit < 0 {
                 throw RecordError(.invalidArguments, "limit must be zero or more, not \(limit)", recordType: query.recordType)
@@ -60,7 +60,9 @@ enum QueryCompiler {
             }
             conditions.removeAll { $0 == "1" }
             var sql = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-            sql += " ORDER BY " + keys.map { "\($0.expression) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
+            if ordered {
+                sql += " ORDER BY " + keys.map { "\($0.expression) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
+            }
             if let limit = query.limit {
                 sql += " LIMIT ?"
                 arguments.append((fetchingOneMore ? limit + 1 : limit).databaseValue)

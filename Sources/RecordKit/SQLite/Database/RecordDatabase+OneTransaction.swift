@@ -1,4 +1,4 @@
-internal import GRDB
+import GRDB
 import Synchronization
 
 extension RecordDatabase {
@@ -11,6 +11,7 @@ extension RecordDatabase {
     /// connections keep reading the state before it, and their writes wait. Calls must not
     /// overlap with another `inOneTransaction` on the same database.
     public func inOneTransaction<T>(_ body: () async throws -> T) async throws -> T {
+        if isReadOnly { throw readOnlyRefusal }
         do {
             try await writer.writeWithoutTransaction { db in try db.beginTransaction(.immediate) }
         } catch {
@@ -42,23 +43,24 @@ extension RecordDatabase {
         forgetSchemaSnapshot()
     }
 
-    /// ``write(_:)`` inside ``inOneTransaction(_:)``, on the writer's connection `db`: a
-    /// savepoint of its transaction.
-    func writeInOneTransaction<T>(_ db: Database, _ body: (RecordTransaction) throws -> T) throws -> T {
-        var result: T?
-        try db.inSavepoint {
-            let transaction = RecordTransaction(db, snapshot: try snapshot(db), databasePath: path)
-            result = try body(transaction)
-            try transaction.changeLog.write(to: db)
-            return .commit
+    /// ``write(_:)`` inside ``inOneTransaction(_:)``: a savepoint of its transaction.
+    func writeInOneTransaction<T>(_ body: (RecordTransaction) throws -> T) throws -> T {
+        try writer.writeWithoutTransaction { db in
+            var result: T?
+            try db.inSavepoint {
+                result = try transact(db, body)
+                return .commit
+            }
+            guard let result else { throw RecordError(.internalError, "a write inside one transaction returned nothing") }
+            return result
         }
-        guard let result else { throw RecordError(.internalError, "a write inside one transaction returned nothing") }
-        return result
     }
 
-    /// ``read(_:)`` inside ``inOneTransaction(_:)``, on the writer's connection `db`, which
-    /// sees the transaction's writes.
-    func readInOneTransaction<T>(_ db: Database, _ body: (RecordTransaction) throws -> T) throws -> T {
-        try body(RecordTransaction(db, snapshot: try snapshot(db), databasePath: path))
+    /// ``read(_:)`` inside ``inOneTransaction(_:)``: on the writer's connection, which sees the
+    /// transaction's writes.
+    func readInOneTransaction<T>(_ body: (RecordTransaction) throws -> T) throws -> T {
+        try writer.writeWithoutTransaction { db in
+            try body(RecordTransaction(db, snapshot: try snapshot(db), databasePath: path))
+        }
     }
 }

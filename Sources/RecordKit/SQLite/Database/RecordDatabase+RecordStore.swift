@@ -49,9 +49,16 @@ extension RecordDatabase: RecordStore {
             if let version, version != transaction.schemaVersion { return .schemaChanged(transaction.versionedSchema) }
             var results: [RecordWriteResult] = []
             results.reserveCapacity(writes.count)
+            var deleted: Set<String> = []
             for (index, write) in writes.enumerated() {
+                if write.skipsIfAlreadyDeleted, case .delete(let recordName) = write.operation, deleted.contains(recordName) {
+                    results.append(.deleted([]))
+                    continue
+                }
                 do {
-                    results.append(try transaction.perform(write))
+                    let result = try transaction.perform(write)
+                    if case .deleted(let names) = result { deleted.formUnion(names) }
+                    results.append(result)
                 } catch {
                     throw OperationFailure(index: index, error: transaction.recordError(for: error))
                 }
@@ -89,6 +96,8 @@ extension RecordTransaction {
         case .jsonPage(let query, let after, let projection):
             let page = try jsonPage(query, after: after, projection: projection)
             return .jsonPage(records: page.records, cursor: page.cursor)
+        case .aggregateJSON(let query, let aggregation):
+            return .json(try json(compileAggregateJSON(query, aggregation: aggregation)))
         case .records(let query):
             return .records(try records(matching: query))
         case .page(let query, let after):
@@ -99,6 +108,8 @@ extension RecordTransaction {
             return .asset(try assetContent(sha256: sha256))
         case .explain(let query, let projection):
             return .explanation(try explainJSON(query, projection: projection))
+        case .explainAggregate(let query, let aggregation):
+            return .explanation(try explainAggregateJSON(query, aggregation: aggregation))
         }
     }
 

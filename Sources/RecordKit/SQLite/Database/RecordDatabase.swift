@@ -23,6 +23,8 @@ import Synchronization
 public final class RecordDatabase: Sendable {
     /// The database file, or `nil` for an in-memory database.
     public let path: String?
+    /// Whether it was opened with ``readOnly(path:trace:)``: every write is refused.
+    public let isReadOnly: Bool
     let writer: any DatabaseWriter
     /// How long a transaction is tried again while the file is busy (``BusyRetry``).
     let busyRetryTime: Duration
@@ -46,9 +48,11 @@ public final class RecordDatabase: Sendable {
     }
 
     init(
-        location: String?, bootstrap: Schema?, trace: (@Sendable (String) -> Void)?, busyRetryTime: Duration = BusyRetry.timeout
+        location: String?, bootstrap: Schema?, trace: (@Sendable (String) -> Void)?, busyRetryTime: Duration = BusyRetry.timeout,
+        readOnly: Bool = false
     ) throws(RecordError) {
         path = location
+        isReadOnly = readOnly
         self.busyRetryTime = busyRetryTime
         var configuration = Configuration()
         configuration.busyMode = BusyRetry.busyMode
@@ -57,7 +61,7 @@ public final class RecordDatabase: Sendable {
         configuration.prepareDatabase { db in
             // WAL with synchronous=NORMAL: a commit survives the process crashing (killed at any
             // moment); only an OS crash or power loss may drop the last commits, never corrupt.
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            if !readOnly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
             SQLFunctions.register(in: db)
             if let trace {
                 db.trace(options: .statement) { event in
@@ -66,7 +70,11 @@ public final class RecordDatabase: Sendable {
             }
         }
         do {
-            writer = try BusyRetry.run { try Self.openStorage(at: location, configuration: configuration, bootstrap: bootstrap) }
+            if readOnly, let location {
+                writer = try BusyRetry.run { try Self.openReadOnly(at: location, configuration: configuration) }
+            } else {
+                writer = try BusyRetry.run { try Self.openStorage(at: location, configuration: configuration, bootstrap: bootstrap) }
+            }
         } catch {
             throw RecordError.wrapping(error, path: location)
         }
@@ -91,7 +99,8 @@ public final class RecordDatabase: Sendable {
     ///   failures (busy, disk full, read-only…) as ``RecordError`` (``RecordError/wrapping(_:path:)``).
     public func write<T>(_ body: (RecordTransaction) throws -> T) throws -> T {
         do {
-            if isInOneTransaction.withLock({ $0 }) { return try writer.writeWithoutTransaction { db in try writeInOneTransaction(db, body) } }
+            if isReadOnly { throw readOnlyRefusal }
+            if isInOneTransaction.withLock({ $0 }) { return try writeInOneTransaction(body) }
             return try BusyRetry.run(for: busyRetryTime) {
                 try writer.write { db in try transact(db, body) }
             }
@@ -108,7 +117,7 @@ public final class RecordDatabase: Sendable {
     /// - Throws: the error `body` throws, unchanged; the database's own failures as ``RecordError``.
     public func read<T>(_ body: (RecordTransaction) throws -> T) throws -> T {
         do {
-            if isInOneTransaction.withLock({ $0 }) { return try writer.writeWithoutTransaction { db in try readInOneTransaction(db, body) } }
+            if isInOneTransaction.withLock({ $0 }) { return try readInOneTransaction(body) }
             return try BusyRetry.run(for: busyRetryTime) {
                 try writer.read { db in
                     try body(RecordTransaction(db, snapshot: try snapshot(db), databasePath: path))
@@ -127,9 +136,8 @@ public final class RecordDatabase: Sendable {
     ///   failures as ``RecordError``; `CancellationError` when the task is cancelled first.
     public func write<T: Sendable>(_ body: @Sendable (RecordTransaction) throws -> T) async throws -> T {
         do {
-            if isInOneTransaction.withLock({ $0 }) {
-                return try await writer.writeWithoutTransaction { db in try writeInOneTransaction(db, body) }
-            }
+            if isReadOnly { throw readOnlyRefusal }
+            if isInOneTransaction.withLock({ $0 }) { return try writeInOneTransaction(body) }
             return try await BusyRetry.run(for: busyRetryTime) {
                 try await writer.writeWithoutTransaction { db in
                     try BusyRetry.failingFast(db) {
@@ -153,9 +161,7 @@ public final class RecordDatabase: Sendable {
     /// - Throws: the error `body` throws, unchanged; the database's own failures as ``RecordError``.
     public func read<T: Sendable>(_ body: @Sendable (RecordTransaction) throws -> T) async throws -> T {
         do {
-            if isInOneTransaction.withLock({ $0 }) {
-                return try await writer.writeWithoutTransaction { db in try readInOneTransaction(db, body) }
-            }
+            if isInOneTransaction.withLock({ $0 }) { return try readInOneTransaction(body) }
             return try await BusyRetry.run(for: busyRetryTime) {
                 try await writer.read { db in
                     try body(RecordTransaction(db, snapshot: try snapshot(db), databasePath: path))
@@ -166,9 +172,9 @@ public final class RecordDatabase: Sendable {
         }
     }
 
-    /// `body` run through a transaction on `db`, inside a write transaction already open,
-    /// with the change log written after it.
-    private func transact<T>(_ db: Database, _ body: (RecordTransaction) throws -> T) throws -> T {
+    /// `body` run through a transaction on `db`, inside a write transaction (or savepoint)
+    /// already open, with the change log written after it.
+    func transact<T>(_ db: Database, _ body: (RecordTransaction) throws -> T) throws -> T {
         let transaction = RecordTransaction(db, snapshot: try snapshot(db), databasePath: path)
         let result = try body(transaction)
         try transaction.changeLog.write(to: db)

@@ -24,6 +24,14 @@ extension RecordTransaction {
         return CompiledJSONQuery(schemaVersion: schemaVersion, sql: sql, arguments: StatementArguments(values: compiler.arguments))
     }
 
+    /// The aggregates of the records `query` selects (its sort and limit are not used) as one
+    /// JSON object built by `aggregation`, compiled once to run many times with ``json(_:)``.
+    public func compileAggregateJSON(_ query: Query, aggregation: Aggregation) throws -> CompiledJSONQuery {
+        var compiler = ProjectionCompiler(snapshot: snapshot)
+        let sql = try compiler.aggregateSelect(aggregation, query: query)
+        return CompiledJSONQuery(schemaVersion: schemaVersion, sql: sql, arguments: StatementArguments(values: compiler.arguments))
+    }
+
     /// The JSON array of a query compiled by ``compileJSON(_:projection:)``. Throws
     /// `internalError` when this transaction sees another schema version than it was compiled for.
     public func json(_ compiled: CompiledJSONQuery) throws -> String {
@@ -67,8 +75,16 @@ extension RecordTransaction {
 
     /// The compiled SQL of a JSON query and SQLite's plan for it.
     public func explainJSON(_ query: Query, projection: Projection) throws -> QueryExplanation {
-        let compiled = try compileJSON(query, projection: projection)
-        return QueryExplanation(sql: compiled.sql, plan: try queryPlan(compiled.sql, arguments: compiled.arguments))
+        try explain(compileJSON(query, projection: projection))
+    }
+
+    /// The compiled SQL of a JSON aggregate query and SQLite's plan for it.
+    public func explainAggregateJSON(_ query: Query, aggregation: Aggregation) throws -> QueryExplanation {
+        try explain(compileAggregateJSON(query, aggregation: aggregation))
+    }
+
+    private func explain(_ compiled: CompiledJSONQuery) throws -> QueryExplanation {
+        QueryExplanation(sql: compiled.sql, plan: try queryPlan(compiled.sql, arguments: compiled.arguments))
     }
 }
 

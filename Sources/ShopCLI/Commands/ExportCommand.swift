@@ -1,0 +1,66 @@
+import RecordQL
+import ArgumentParser
+import Foundation
+import RecordKit
+
+/// `export TYPE [FILE] [--format csv|jsonl] [--where PREDICATE]`
+struct ExportCommand: ShopCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write the records of a type as CSV or JSON Lines, to a file or printed.",
+        discussion: """
+            Every field, recordName first, in recordName order; --where takes an NSPredicate-format \
+            condition. Records stream out one at a time, so any number fits in memory. The file \
+            imports back to the same records. The format follows the file's extension (.jsonl) \
+            unless --format says.
+            Example:
+              export Items items.csv --where 'number >= 2'
+              export Lists --format jsonl
+            """
+    )
+
+    @Argument(help: "The record type, e.g. Items.")
+    var type: String
+
+    @Argument(help: "The file to write; printed when left out.")
+    var file: String?
+
+    @Option(help: "csv or jsonl.")
+    var format: TransferFormat?
+
+    @Option(name: .customLong("where"), help: ArgumentHelp("Only the records matching a predicate.", valueName: "predicate"))
+    var condition: String?
+
+    func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
+        let recordType = try TransferCommands.recordType(type, in: session)
+        let query = Query(recordType.name, predicate: try condition.map(PredicateParser.parse) ?? .all)
+        let exporter = RecordExporter(recordType: recordType)
+        let total = session.console.errorsAreTerminal ? try session.database.count(matching: query) : nil
+        var progress = ProgressBar(console: session.console, label: "export")
+        let chosenFormat = format ?? .guessed(from: file)
+        guard let file else {
+            session.console.flush()
+            _ = try exporter.run(query, format: chosenFormat, in: session.database, total: total, progress: &progress) { session.console.write($0) }
+            return .proceed
+        }
+        guard FileManager.default.createFile(atPath: file, contents: nil), let handle = FileHandle(forWritingAtPath: file) else {
+            throw RecordError(.invalidArguments, "cannot write \(file): check that its folder exists and may be written")
+        }
+        defer { try? handle.close() }
+        let count = try exporter.run(query, format: chosenFormat, in: session.database, total: total, progress: &progress) { try handle.write(contentsOf: Data($0.utf8)) }
+        session.show(.message("exported \(count) \(recordType.name) records to \(file)", ["recordType": .string(recordType.name), "count": .number(String(count)), "file": .string(file)]))
+        return .proceed
+    }
+}
+
+/// What `count`, `import` and `export` share.
+enum TransferCommands {
+    /// The record type `name`, which must store records.
+    static func recordType(_ name: String, in session: ShopSession) throws(RecordError) -> RecordType {
+        let type = try session.database.schema.requireRecordType(name)
+        guard !type.isCloudKitSystemType else {
+            throw RecordError(.schemaViolation, "\(name) is one of CloudKit's own record types and stores no records", recordType: name)
+        }
+        return type
+    }
+}

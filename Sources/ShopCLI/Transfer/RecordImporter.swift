@@ -1,0 +1,142 @@
+import OrderedCollections
+import Foundation
+import GraphQL
+import RecordKit
+import RecordQL
+
+/// Creates records of one type from an import file (``TransferFormat``) in one write
+/// transaction: the first bad row fails the whole import with `FILE:LINE: ` and the reason,
+/// and nothing is applied. Values are typed by the schema through the same translator a
+/// `createT` mutation's `fields:` goes through.
+struct RecordImporter {
+    let recordType: RecordType
+    let translator: FieldInputTranslator
+    /// The name each field has in `TInput`, by field name.
+    let inputNames: [String: String]
+    /// The file's name as errors show it.
+    let path: String
+
+    /// Creates the records in `bytes`; returns how many.
+    func run(_ bytes: [UInt8], format: TransferFormat, in database: RecordDatabase, progress: inout ProgressBar) throws(RecordError) -> Int {
+        defer { progress.finish() }
+        do {
+            return try database.write { transaction in
+                var count = 0
+                try forEachRow(bytes, format: format) { line, row, fraction in
+                    do {
+                        _ = try transaction.apply(.create(try record(row)))
+                    } catch let error as TransferError {
+                        throw RecordError(.invalidArguments, "\(path):\(line): \(error.reason)", recordType: recordType.name)
+                    } catch {
+                        let cause = transaction.recordError(for: error)
+                        throw RecordError(cause.code, "\(path):\(line): \(cause.message)", recordType: cause.recordType, field: cause.field, recordName: cause.recordName)
+                    }
+                    count += 1
+                    progress.update(done: count, fraction: fraction)
+                }
+                return count
+            }
+        } catch {
+            throw RecordError(wrapping: error)
+        }
+    }
+
+    /// Calls `body` with each row's line, its members (`recordName` and field names) and how far
+    /// through the file it is.
+    private func forEachRow(_ bytes: [UInt8], format: TransferFormat, _ body: (Int, [(String, JSONValue)], Double) throws -> Void) throws {
+        switch format {
+        case .csv:
+            var reader = CSV.Reader(bytes)
+            func nextRow() throws(RecordError) -> CSV.Row? {
+                do throws(TransferError) {
+                    return try reader.next()
+                } catch {
+                    throw RecordError(.invalidArguments, "\(path):\(reader.line): \(error.reason)", recordType: recordType.name)
+                }
+            }
+            guard let header = try nextRow() else { return }
+            let columns: [(name: String, type: FieldType?)]
+            do throws(TransferError) {
+                columns = try self.columns(header.cells)
+            } catch {
+                throw RecordError(.invalidArguments, "\(path):\(header.line): \(error.reason)", recordType: recordType.name)
+            }
+            while let row = try nextRow() {
+                guard row.cells.count == columns.count else {
+                    throw RecordError(.invalidArguments, "\(path):\(row.line): the row has \(row.cells.count) cells; the header names \(columns.count)", recordType: recordType.name)
+                }
+                var members: [(String, JSONValue)] = []
+                for (column, cell) in zip(columns, row.cells) {
+                    guard let cell else { continue }
+                    do throws(TransferError) {
+                        members.append((column.name, try column.type.map { type throws(TransferError) in try TransferValue.json(cell: cell, type: type) } ?? .string(cell)))
+                    } catch {
+                        throw RecordError(.invalidArguments, "\(path):\(row.line): \(column.name): \(error.reason)", recordType: recordType.name)
+                    }
+                }
+                try body(row.line, members, reader.fraction)
+            }
+        case .jsonl:
+            var line = 0
+            var start = 0
+            while start < bytes.count {
+                line += 1
+                let end = bytes[start...].firstIndex(of: 10) ?? bytes.count
+                let text = String(decoding: bytes[start..<end], as: UTF8.self)
+                start = end + 1
+                guard !text.allSatisfy(\.isWhitespace) else { continue }
+                guard case .object(let members)? = JSONValue(parsing: text) else {
+                    throw RecordError(.invalidArguments, "\(path):\(line): the line is not a JSON object", recordType: recordType.name)
+                }
+                try body(line, members.filter { $0.value != .null }.map { ($0.key, $0.value) }, Double(start) / Double(bytes.count))
+            }
+        }
+    }
+
+    /// What each header cell names: `recordName` (no type) or a field of the record type.
+    private func columns(_ header: [String?]) throws(TransferError) -> [(name: String, type: FieldType?)] {
+        var columns: [(name: String, type: FieldType?)] = []
+        for cell in header {
+            guard let name = cell, !name.isEmpty else { throw TransferError("the header has an empty column name") }
+            guard !columns.contains(where: { $0.name == name }) else { throw TransferError("the header names '\(name)' twice") }
+            if name == "recordName" {
+                columns.append((name, nil))
+            } else if let field = recordType.field(named: name) {
+                columns.append((name, field.type))
+            } else {
+                throw TransferError("\(recordType.name) has no field '\(name)'; add it with: schema add-field \(recordType.name) \(name) <TYPE>")
+            }
+        }
+        return columns
+    }
+
+    /// `json` as the input value GraphQL's coercion would make of it; integers stay exact.
+    private static func map(_ json: JSONValue) -> Map {
+        switch json {
+        case .null: .null
+        case .bool(let value): .bool(value)
+        case .number(let text): Int(text).map { .number(Number($0)) } ?? .number(Number(Double(text) ?? .nan))
+        case .string(let text): .string(text)
+        case .array(let elements): .array(elements.map(map))
+        case .object(let members): .dictionary(.init(members.map { ($0.key, map($0.value)) }, uniquingKeysWith: { first, _ in first }))
+        }
+    }
+
+    /// The record one row holds.
+    private func record(_ members: [(String, JSONValue)]) throws -> Record {
+        var recordName: String?
+        var input: [JSONValue.Member] = []
+        for (name, value) in members {
+            if name == "recordName" {
+                guard case .string(let text) = value else { throw TransferError("recordName must be text") }
+                recordName = text
+            } else if let inputName = inputNames[name] {
+                input.append(JSONValue.Member(key: inputName, value: value))
+            } else {
+                throw TransferError("\(recordType.name) has no field '\(name)'; add it with: schema add-field \(recordType.name) \(name) <TYPE>")
+            }
+        }
+        let fields = try translator.values(from: Self.map(.object(input))).compactMapValues { $0 }
+        return Record(recordType.name, recordName: recordName ?? Record.generatedName(), fields: fields)
+    }
+}

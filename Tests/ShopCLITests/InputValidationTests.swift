@@ -1,0 +1,79 @@
+import Foundation
+import RecordKit
+import Testing
+@testable import ShopCLI
+
+/// Small things a user hit: text that is not UTF-8 on standard input, integers past INT64,
+/// and looking into a database without writing to it (`--read-only`).
+@Suite struct InputValidationTests {
+    @Test func standardInputThatIsNotUTF8IsRefusedLikeAScriptFile() throws {
+        guard let binary = ShopBinary.path else {
+            Issue.record("the shop executable is not built next to the tests; run swift build --build-tests first")
+            return
+        }
+        let sandbox = Sandbox()
+        let input = sandbox.folder.appendingPathComponent("input.bin")
+        try Data(Array("list add A\nlist add B".utf8) + [0xFF, 0xFE] + Array("\nlist add C\n".utf8)).write(to: input)
+        let run = try ShopBinary.run("/bin/sh", ["-c", "\"$0\" --db \"$1\" < \"$2\"", binary, sandbox.database, input.path])
+        #expect(run.status == 1)
+        #expect(run.errors == "<stdin>:2: error: invalidArguments: standard input is not UTF-8 text at line 2; nothing from that line on was run\n")
+        let contents = try sandbox.contents()
+        #expect(contents.hasPrefix("list A\nDEFINE SCHEMA"), "\(contents)")
+    }
+
+    @Test func anIntegerPastINT64SaysItIsOutOfRange() async throws {
+        let sandbox = Sandbox()
+        let run = await shop([
+            "--db", sandbox.database, "-e", "list add A", "-e", "item add A Milk", "-e", "schema add-field Items number INT64",
+            "-e", "item set A Milk number=99999999999999999999",
+        ])
+        #expect(run.status == 1)
+        #expect(run.errors == "error: schemaViolation: Items.number is INT64, and 99999999999999999999 is out of INT64's range (-9223372036854775808…9223372036854775807)\n")
+        let words = await shop(["--db", sandbox.database, "-e", "item set A Milk number=two"])
+        #expect(words.errors.contains("'two' is not a whole number"), "\(words.errors)")
+    }
+
+    /// A standalone copy of the sandbox's database (no `-wal` or `-shm` beside it), as a file
+    /// handed over or on read-only media, made with SQLite's `VACUUM INTO`.
+    static func standaloneCopy(of sandbox: Sandbox) throws -> String {
+        let copy = sandbox.folder.appendingPathComponent("copy.sqlite").path
+        let run = try ShopBinary.run("/usr/bin/env", [
+            "python3", "-c", "import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute('VACUUM INTO ?', (sys.argv[2],))",
+            sandbox.database, copy,
+        ])
+        try #require(run.status == 0, "\(run.errors)")
+        return copy
+    }
+
+    @Test func readOnlyReadsWithoutWritingAnythingAndRefusesWrites() async throws {
+        let sandbox = Sandbox()
+        let setup = await shop(["--db", sandbox.database, "-e", "list add Groceries", "-e", "item add Groceries Milk"])
+        try #require(setup.status == 0)
+        let copy = try Self.standaloneCopy(of: sandbox)
+        let before = try Data(contentsOf: URL(fileURLWithPath: copy))
+        let read = await shop(["--db", copy, "--read-only", "-e", "lists", "-e", "items Groceries", "-e", "{ Lists { name } }"])
+        #expect(read.status == 0, "\(read.errors)")
+        #expect(read.output.contains("Milk"))
+        let write = await shop(["--db", copy, "--read-only", "-e", "list add Party"])
+        #expect(write.status == 1)
+        #expect(write.errors == "error: invalidArguments: \(copy) is open read-only: this command writes, so it was refused and nothing changed\n")
+        let graphQL = await shop(["--db", copy, "--read-only", "-e", #"mutation { createLists(fields: {name: "Party"}) { name } }"#])
+        #expect(graphQL.errors.contains("is open read-only"), "\(graphQL.errors)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == before)
+        // Opened immutable: no lock, no -wal or -shm made beside it.
+        #expect(!FileManager.default.fileExists(atPath: copy + "-wal"))
+        #expect(!FileManager.default.fileExists(atPath: copy + "-shm"))
+    }
+
+    @Test func readOnlyRefusesWhatItCannotOpen() async throws {
+        let sandbox = Sandbox()
+        let missing = await shop(["--db", sandbox.folder.appendingPathComponent("nope.sqlite").path, "--read-only", "-e", "lists"])
+        #expect(missing.status == 1)
+        #expect(missing.errors.contains("there is no database at"), "\(missing.errors)")
+        let text = try sandbox.file("notes.txt", "not a database\n")
+        let other = await shop(["--db", text, "--read-only", "-e", "lists"])
+        #expect(other.status == 1)
+        #expect(other.errors.hasPrefix("error: invalidArguments: "), "\(other.errors)")
+        #expect(try String(contentsOfFile: text, encoding: .utf8) == "not a database\n")
+    }
+}
