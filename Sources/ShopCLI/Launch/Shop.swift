@@ -62,7 +62,7 @@ public enum Shop {
         let lines = StandardInput.lines(beforeWaiting: console.flush)
         let result = await ScriptRunner.run(lines: lines, name: "<stdin>", in: session)
         if let refusal = lines.encodingError, let line = lines.invalidLine {
-            session.reportError(refusal.shownDescription, prefix: "<stdin>:\(line): ")
+            session.reportError(RecordError.shownDescription(of: refusal), prefix: "<stdin>:\(line): ")
             return result.interrupted ? interruptedStatus : 1
         }
         return exitStatus(of: result)
