@@ -9,11 +9,15 @@ public struct RecordWrite: Sendable, Hashable {
     /// For a delete: the type the record must have; a record of another type is reported as
     /// missing (`unknownItem`), as CloudKit does. `nil` accepts any.
     public var recordType: String?
+    /// For a delete: when an earlier write of the batch deleted the record already (its cascade
+    /// included), remove nothing and report no names instead of failing with `unknownItem`.
+    public var skipsIfAlreadyDeleted: Bool
 
-    public init(_ operation: RecordOperation, projection: Projection? = nil, recordType: String? = nil) {
+    public init(_ operation: RecordOperation, projection: Projection? = nil, recordType: String? = nil, skipsIfAlreadyDeleted: Bool = false) {
         self.operation = operation
         self.projection = projection
         self.recordType = recordType
+        self.skipsIfAlreadyDeleted = skipsIfAlreadyDeleted
     }
 }
 

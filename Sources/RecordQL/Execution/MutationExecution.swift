@@ -26,7 +26,7 @@ enum MutationExecution {
             case .save(let operations, _, let projection, _):
                 operations.map { RecordWrite($0, projection: projection) }
             case .delete(let recordType, let recordNames, _):
-                uniqueNames(recordNames).map { RecordWrite(.delete(recordName: $0), recordType: recordType) }
+                uniqueNames(recordNames).map { RecordWrite(.delete(recordName: $0), recordType: recordType, skipsIfAlreadyDeleted: true) }
             case .constant:
                 []
             }

@@ -16,19 +16,18 @@ enum DocumentLimits {
         var scanner = GraphQLTextScanner(depthLimit: maximumDepth)
         scanner.scan(text)
         if let position = scanner.tooDeep {
-            throw GraphQLFailure([GraphQLResponseError(
-                .limitExceeded,
-                "the document nests selections or values deeper than \(maximumDepth) levels",
-                locations: [GraphQLResponseError.Location(line: position.line, column: position.column)]
-            )], stage: .parse)
+            throw failure(.limitExceeded, "the document nests selections or values deeper than \(maximumDepth) levels", at: position)
         }
         if let position = scanner.unfinishedEscape {
-            throw GraphQLFailure([GraphQLResponseError(
-                .invalidArguments,
-                "Syntax Error: the document ends inside a \\u escape; a \\u escape takes four hexadecimal digits",
-                locations: [GraphQLResponseError.Location(line: position.line, column: position.column)]
-            )], stage: .parse)
+            throw failure(
+                .invalidArguments, "Syntax Error: the document ends inside a \\u escape; a \\u escape takes four hexadecimal digits", at: position
+            )
         }
+    }
+
+    private static func failure(_ code: RecordError.Code, _ message: String, at position: GraphQLTextScanner.Position) -> GraphQLFailure {
+        let location = GraphQLResponseError.Location(line: position.line, column: position.column)
+        return GraphQLFailure([GraphQLResponseError(code, message, locations: [location])], stage: .parse)
     }
 
     /// Fails with `limitExceeded` when `text` is longer than ``maximumLength`` (checked before a

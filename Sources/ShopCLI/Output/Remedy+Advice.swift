@@ -16,7 +16,14 @@ extension RecordError.Remedy {
     }
 }
 
-extension RecordError {
+/// An error the REPL prints with the advice of its remedy: a ``RecordError`` or one error of a
+/// GraphQL response.
+protocol AdvisedError: CustomStringConvertible {
+    var message: String { get set }
+    var remedy: RecordError.Remedy? { get }
+}
+
+extension AdvisedError {
     /// The message followed by the remedy in the REPL's words: the sentence the REPL prints.
     var sentence: String { remedy.map { message + "; " + $0.advice } ?? message }
 
@@ -26,7 +33,9 @@ extension RecordError {
         shown.message = sentence
         return shown.description
     }
+}
 
+extension RecordError: AdvisedError {
     /// What the REPL prints after `error: ` for any failure: a ``RecordError`` as
     /// ``shownDescription``, anything else as it describes itself.
     static func shownDescription(of error: any Error) -> String {
@@ -34,14 +43,4 @@ extension RecordError {
     }
 }
 
-extension GraphQLResponseError {
-    /// The message followed by the remedy in the REPL's words.
-    var sentence: String { remedy.map { message + "; " + $0.advice } ?? message }
-
-    /// `code: [line:column: ]sentence`, what the REPL prints after `error: `.
-    var shownDescription: String {
-        var shown = self
-        shown.message = sentence
-        return shown.description
-    }
-}
+extension GraphQLResponseError: AdvisedError {}

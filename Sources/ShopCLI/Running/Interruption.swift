@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-public import RecordKit
+import RecordKit
 import Synchronization
 
 /// Ctrl-C (SIGINT) while a command runs: cancels that command instead of ending shop.

@@ -30,7 +30,9 @@ struct RecordImporter {
                         throw RecordError(.invalidArguments, "\(path):\(line): \(error.reason)", recordType: recordType.name)
                     } catch {
                         let cause = transaction.recordError(for: error)
-                        throw RecordError(cause.code, "\(path):\(line): \(cause.message)", recordType: cause.recordType, field: cause.field, recordName: cause.recordName)
+                        var located = cause
+                        located.message = "\(path):\(line): \(cause.message)"
+                        throw located
                     }
                     count += 1
                     progress.update(done: count, fraction: fraction)

@@ -49,9 +49,16 @@ extension RecordDatabase: RecordStore {
             if let version, version != transaction.schemaVersion { return .schemaChanged(transaction.versionedSchema) }
             var results: [RecordWriteResult] = []
             results.reserveCapacity(writes.count)
+            var deleted: Set<String> = []
             for (index, write) in writes.enumerated() {
+                if write.skipsIfAlreadyDeleted, case .delete(let recordName) = write.operation, deleted.contains(recordName) {
+                    results.append(.deleted([]))
+                    continue
+                }
                 do {
-                    results.append(try transaction.perform(write))
+                    let result = try transaction.perform(write)
+                    if case .deleted(let names) = result { deleted.formUnion(names) }
+                    results.append(result)
                 } catch {
                     throw OperationFailure(index: index, error: transaction.recordError(for: error))
                 }
