@@ -49,12 +49,13 @@ shop_install_python_modules() {
     "$shop_venv/bin/python3" -m pip install --quiet "${missing[@]}"
 }
 
-# SQLite's shell, which the benchmark runs beside `shop` (both as whole processes).
+# SQLite's shell, which the benchmark runs beside `shop` (both as whole processes), and GNU time,
+# which measures the peak memory of a `shop` process.
 shop_install_sqlite_shell() {
-    command -v sqlite3 >/dev/null && return 0
-    echo "setup: installing sqlite3" >&2
+    command -v sqlite3 >/dev/null && [ -x /usr/bin/time ] && return 0
+    echo "setup: installing sqlite3 and time" >&2
     shop_as_root apt-get update
-    DEBIAN_FRONTEND=noninteractive shop_as_root apt-get install -y sqlite3
+    DEBIAN_FRONTEND=noninteractive shop_as_root apt-get install -y sqlite3 time
 }
 
 # wrk, the load generator of the service rows of the benchmark (and of their test).

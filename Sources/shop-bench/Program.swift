@@ -3,7 +3,7 @@ import Foundation
 /// An executable the benchmark runs as a whole process, start to exit: `shop` (built beside
 /// shop-bench) or SQLite's `sqlite3` shell.
 ///
-/// Started with `posix_spawn` and reaped with `wait4`, so a timing is the process's own life
+/// Started with `posix_spawn` and reaped with `waitpid`, so a timing is the process's own life
 /// (Foundation's `Process` waits by polling a run loop, which would blur figures of a few ms).
 struct Program {
     let path: String
@@ -31,12 +31,6 @@ struct Program {
     /// (else empty), standard output to the file `output` (else discarded), standard error
     /// shared with the benchmark. Throws unless it exits with status 0.
     func run(_ arguments: [String], input: String? = nil, output: String? = nil) throws {
-        _ = try runMeasured(arguments, input: input, output: output)
-    }
-
-    /// ``run(_:input:output:)``, returning the process's peak resident memory in MB (the
-    /// kernel's `ru_maxrss`, read with `wait4`).
-    func runMeasured(_ arguments: [String], input: String? = nil, output: String? = nil) throws -> Double {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -49,15 +43,13 @@ struct Program {
         let started = posix_spawn(&pid, path, &actions, nil, argv, environment)
         guard started == 0 else { throw BenchError("cannot start \(path): \(String(cString: strerror(started)))") }
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) == -1 {
+        while waitpid(pid, &status, 0) == -1 {
             guard errno == EINTR else { throw BenchError("waiting for \(path): \(String(cString: strerror(errno)))") }
         }
         // WIFEXITED and WEXITSTATUS, which Swift does not import: exited normally, with status 0.
         guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else {
             throw BenchError("\(([path] + arguments).joined(separator: " ")) failed (wait status \(status))")
         }
-        return Double(usage.ru_maxrss) / 1024
     }
 
     /// What the program prints on standard output for `arguments`, through a file in `folder`.
