@@ -42,7 +42,7 @@ public enum Shop {
                 interruption: Interruption()
             )
         } catch {
-            console.writeError("\(errorStyle.errorLabel("error:")) \(error)\n")
+            console.writeError("\(errorStyle.errorLabel("error:")) \(RecordError.shownDescription(of: error))\n")
             return 1
         }
         if !options.readOnly, let refusal = session.store.adoptShoppingRules() {
@@ -92,7 +92,7 @@ public enum Shop {
             session.console.writeError("rolled back: -1 runs every -e and -f as one transaction, and it did not finish; nothing was applied\n")
             return rolledBack.status
         } catch {
-            session.reportError("\(error)")
+            session.reportError(RecordError.shownDescription(of: error))
             return 1
         }
     }
@@ -108,7 +108,7 @@ public enum Shop {
                 do {
                     result = await ScriptRunner.run(lines: try SourceFile.read(file).lines, name: file, in: session)
                 } catch {
-                    session.reportError("\(error)")
+                    session.reportError(RecordError.shownDescription(of: error))
                     result = ScriptRunner.Result(failures: 1, quit: false)
                 }
             }
