@@ -15,7 +15,7 @@ enum CanonicalQuery {
 
     /// RecordQL selecting the columns the SQL reads. A different `key` (an alias) makes a text
     /// the engine has never seen, at the same cost to parse and validate.
-    static func document(key: String = "Items") -> String {
+    static func document(key: String = "Items", list: String = list) -> String {
         let alias = key == "Items" ? "" : "\(key): "
         return "{ \(alias)Items(where: {list: {eq: \"\(list)\"}}, sort: [{name: ASC}], limit: \(limit)) { recordName name list { recordName } number } }"
     }

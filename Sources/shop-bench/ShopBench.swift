@@ -11,7 +11,7 @@ struct ShopBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "shop-bench",
         abstract: "Benchmarks shop against SQLite's C API doing the same work.",
-        subcommands: [Run.self, StreamAllItemsCommand.self],
+        subcommands: [Run.self, Service.self, StreamAllItemsCommand.self],
         defaultSubcommand: Run.self
     )
 
@@ -43,6 +43,48 @@ struct ShopBench: AsyncParsableCommand {
             }
             let machine = Report.machine(sqliteVersion: String(cString: sqlite3_libversion()))
             print(json ? try Report.json(results, machine: machine, quick: quick) : Report.table(results, machine: machine, quick: quick))
+        }
+    }
+
+    struct Service: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "service",
+            abstract: "Run the service rows: shop serve under wrk beside PocketBase and datasette-graphql, on 127.0.0.1.",
+            discussion: "Needs wrk, and shop built beside shop-bench. Scripts/bench service installs wrk and the peers and passes --peers."
+        )
+
+        @Flag(help: "A small data set and 1-second loads, for checking that every row runs.")
+        var quick = false
+
+        @Flag(help: "Print the results as JSON instead of a table.")
+        var json = false
+
+        @Option(help: "Folder for the data folders and logs (default: a new temporary folder, removed afterwards).")
+        var folder: String?
+
+        @Option(help: ArgumentHelp("The folder with the peers' pocketbase and datasette executables (without it, shop serve runs alone).", valueName: "DIR"))
+        var peers: String?
+
+        @Option(help: "Seconds of each load run (default 10, or 1 with --quick).")
+        var seconds: Int?
+
+        func validate() throws {
+            if let seconds, !(1...60).contains(seconds) { throw ValidationError("--seconds takes 1 to 60, not \(seconds)") }
+        }
+
+        func run() async throws {
+            let location = folder.map { URL(fileURLWithPath: $0) }
+                ?? FileManager.default.temporaryDirectory.appendingPathComponent("shop-bench-service-\(UUID().uuidString)")
+            defer { if folder == nil { try? FileManager.default.removeItem(at: location) } }
+            let signals = ServerProcess.stopAllOnSignals()
+            defer { withExtendedLifetime(signals) {} }
+            let bench = try ServiceBench(
+                folder: location, dataSet: quick ? .quick : .full, loadSeconds: seconds ?? (quick ? 1 : 10),
+                peers: peers.map { URL(fileURLWithPath: $0) }
+            )
+            let results = try await bench.run()
+            let machine = Report.machine(sqliteVersion: String(cString: sqlite3_libversion())) + ", load average " + Report.loadAverage()
+            print(json ? try Report.json(results, machine: machine, quick: quick) : Report.serviceTable(results, machine: machine, quick: quick))
         }
     }
 

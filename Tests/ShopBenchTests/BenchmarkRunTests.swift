@@ -72,9 +72,14 @@ struct BenchmarkReport: Decodable {
 enum BenchmarkBinary {
     static var path: String? { BuiltProducts.executable("shop-bench") }
 
-    /// Runs `shop-bench --quick --json` and decodes its report; its progress goes to a file
-    /// that is shown when it fails.
-    static func runQuick(timeout: TimeInterval = 300) throws -> BenchmarkReport {
+    /// Runs `shop-bench --quick --json` and decodes its report.
+    static func runQuick() throws -> BenchmarkReport {
+        try run(["--quick", "--json"])
+    }
+
+    /// Runs `shop-bench` with `arguments` and a new `--folder`, and decodes the report it prints;
+    /// its progress goes to a file that is shown when it fails.
+    static func run<Report: Decodable>(_ arguments: [String], timeout: TimeInterval = 300) throws -> Report {
         guard let path else {
             throw BenchmarkRunError("shop-bench is not built next to the tests; run swift build --build-tests first")
         }
@@ -87,7 +92,7 @@ enum BenchmarkBinary {
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["--quick", "--json", "--folder", folder.appendingPathComponent("data").path]
+        process.arguments = arguments + ["--folder", folder.appendingPathComponent("data").path]
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = try FileHandle(forWritingTo: log)
@@ -99,12 +104,12 @@ enum BenchmarkBinary {
         if process.isRunning {
             process.terminate()
             process.waitUntilExit()
-            throw BenchmarkRunError("shop-bench --quick did not finish within \(Int(timeout)) s:\n\(try String(contentsOf: log, encoding: .utf8))")
+            throw BenchmarkRunError("shop-bench \(arguments.joined(separator: " ")) did not finish within \(Int(timeout)) s:\n\(try String(contentsOf: log, encoding: .utf8))")
         }
         guard process.terminationStatus == 0 else {
-            throw BenchmarkRunError("shop-bench --quick failed (status \(process.terminationStatus)):\n\(try String(contentsOf: log, encoding: .utf8))")
+            throw BenchmarkRunError("shop-bench \(arguments.joined(separator: " ")) failed (status \(process.terminationStatus)):\n\(try String(contentsOf: log, encoding: .utf8))")
         }
-        return try JSONDecoder().decode(BenchmarkReport.self, from: Data(contentsOf: output))
+        return try JSONDecoder().decode(Report.self, from: Data(contentsOf: output))
     }
 }
 

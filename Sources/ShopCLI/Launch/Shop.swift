@@ -46,7 +46,7 @@ public enum Shop {
             return 1
         }
         if !options.readOnly, let refusal = session.store.adoptShoppingRules() {
-            console.writeError("warning: the shopping rules (unique, non-empty list and item names) are not enforced on this database yet: \(refusal.message)\n")
+            console.writeError("warning: the shopping rules (unique, non-empty list and item names) are not enforced on this database yet: \(refusal.sentence)\n")
         }
         if handlesSIGINT { session.interruption.installForSIGINT(database: session.database) }
         let steps = options.steps(in: arguments)
@@ -62,7 +62,7 @@ public enum Shop {
         let lines = StandardInput.lines(beforeWaiting: console.flush)
         let result = await ScriptRunner.run(lines: lines, name: "<stdin>", in: session)
         if let refusal = lines.encodingError, let line = lines.invalidLine {
-            session.reportError(refusal.description, prefix: "<stdin>:\(line): ")
+            session.reportError(RecordError.shownDescription(of: refusal), prefix: "<stdin>:\(line): ")
             return result.interrupted ? interruptedStatus : 1
         }
         return exitStatus(of: result)

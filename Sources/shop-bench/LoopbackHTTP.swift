@@ -1,0 +1,85 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The few single requests the service rows make themselves (setting peers up, checking each
+/// server answers what the load asks for, timing the first answer): to 127.0.0.1 only.
+enum LoopbackHTTP {
+    struct Response {
+        var status: Int
+        var body: Data
+        var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    private static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 30
+        return URLSession(configuration: configuration)
+    }()
+
+    static func send(_ method: String, _ url: URL, headers: [String: String] = [:], body: String? = nil, timeout: Double = 30) async throws -> Response {
+        guard url.host == "127.0.0.1" else { throw BenchError("requests only ever go to 127.0.0.1, not \(url.absoluteString)") }
+        var request = URLRequest(url: url, timeoutInterval: timeout)
+        request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        if let body {
+            request.httpBody = Data(body.utf8)
+            if headers["Content-Type"] == nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
+        }
+        let (data, response) = try await session.data(for: request)
+        return Response(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: data)
+    }
+
+    /// `send`, requiring a 2xx answer.
+    static func expectOK(_ method: String, _ url: URL, headers: [String: String] = [:], body: String? = nil) async throws -> Response {
+        let response = try await send(method, url, headers: headers, body: body)
+        guard (200..<300).contains(response.status) else {
+            throw BenchError("\(method) \(url.absoluteString) answered \(response.status): \(response.text.prefix(500))")
+        }
+        return response
+    }
+
+    /// Seconds until `request` first gets a 2xx answer, polling every 5 ms (a refused connection
+    /// means "not yet"), at most `timeout` seconds.
+    static func waitUntilAnswered(since start: ContinuousClock.Instant, timeout: Double, _ request: () async throws -> Response) async throws -> Double {
+        let deadline = start + .milliseconds(Int(timeout * 1000))
+        var lastError = ""
+        while ContinuousClock.now < deadline {
+            do {
+                let response = try await request()
+                if (200..<300).contains(response.status) { return seconds(since: start) }
+                lastError = "status \(response.status): \(response.text.prefix(300))"
+            } catch {
+                lastError = "\(error)"
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw BenchError("no answer within \(timeout) s (\(lastError))")
+    }
+}
+
+func seconds(since start: ContinuousClock.Instant) -> Double {
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+}
+
+extension URL {
+    /// This server address with `path` (and its query, already encoded) after it.
+    func withPath(_ path: String) throws -> URL {
+        guard let url = URL(string: absoluteString.trimmingSuffix("/") + path) else { throw BenchError("not a URL path: \(path)") }
+        return url
+    }
+}
+
+private extension String {
+    func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
+}
+
+extension Optional {
+    /// The value, or a ``BenchError`` naming `what` is missing.
+    func unwrapped(_ what: String) throws -> Wrapped {
+        guard let self else { throw BenchError("\(what) is missing") }
+        return self
+    }
+}

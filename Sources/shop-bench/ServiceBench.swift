@@ -1,0 +1,156 @@
+import Foundation
+import RecordKit
+
+/// The service rows of the benchmark: the release `shop serve` on loopback under `wrk`, beside
+/// PocketBase and datasette-graphql loaded with the same lists and items, in the same run (each
+/// row loads the servers one after another, all of them started and warmed up first).
+final class ServiceBench {
+    let folder: URL
+    let dataSet: ServiceDataSet
+    /// Seconds of each load run.
+    let loadSeconds: Int
+    let shop: ShopService
+    let pocketBase: PocketBasePeer?
+    let datasette: DatasettePeer?
+    private let wrk: Wrk
+
+    /// Creates per `records/modify` request, and the connections writing.
+    static let createsPerRequest = 200
+    static let writeConnections = 8
+    /// Starts timed per server for the start-to-first-answer row (the median is shown).
+    static let starts = 3
+
+    /// `peers`: the folder with the `pocketbase` and `datasette` executables (the virtualenv's
+    /// `bin`); without it shop serve runs alone and the rows about PocketBase have no verdict.
+    init(folder: URL, dataSet: ServiceDataSet, loadSeconds: Int, peers: URL?) throws {
+        self.folder = folder
+        self.dataSet = dataSet
+        self.loadSeconds = loadSeconds
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        wrk = try Wrk(folder: folder)
+        shop = try ShopService(folder: folder.appendingPathComponent("shop"))
+        func peer(_ name: String) throws -> String? {
+            guard let peers else { return nil }
+            let path = peers.appendingPathComponent(name).path
+            guard FileManager.default.isExecutableFile(atPath: path) else {
+                throw BenchError("\(path) is missing; Scripts/bench service installs the peers into .venv-bench")
+            }
+            return path
+        }
+        pocketBase = try peer("pocketbase").map { PocketBasePeer(folder: folder.appendingPathComponent("pocketbase"), binary: $0) }
+        datasette = try peer("datasette").map { DatasettePeer(folder: folder.appendingPathComponent("datasette"), binary: $0) }
+    }
+
+    private var targets: [any LoadTarget] { [shop] + [pocketBase as (any LoadTarget)?, datasette].compactMap { $0 } }
+
+    func run() async throws -> [ServiceResult] {
+        defer { ServerProcess.stopAll() }
+        for target in targets {
+            log("loading \(dataSet.items.formatted()) items in \(DataSet.listCount) lists into \(target.name)")
+            try FileManager.default.createDirectory(at: target.folder, withIntermediateDirectories: true)
+            try await target.load(dataSet)
+        }
+        for target in targets {
+            _ = try await target.start()
+            try await target.checkAnswers()
+            log("warming up \(target.name)")
+            _ = try load(target.canonicalQuery, on: target, connections: 16, seconds: max(1, loadSeconds / 4))
+        }
+        var results: [ServiceResult] = []
+        var p99Row: ServiceResult?
+        for connections in [16, 64] {
+            let graphQL = try load(shop.canonicalQuery, on: shop, connections: connections)
+            let pocketBase = try pocketBase.map { try load($0.canonicalQuery, on: $0, connections: connections) }
+            let datasette = try datasette.map { try load($0.canonicalQuery, on: $0, connections: connections) }
+            let recordsQuery = try load(shop.recordsQuery, on: shop, connections: connections)
+            results.append(ServiceResult(
+                workload: "the canonical query (a list's items by name, 50) through POST /graphql, \(connections) connections",
+                unit: .requestsPerSecond, shop: .init(graphQL), pocketBase: pocketBase.map(ServiceResult.Figure.init),
+                datasette: datasette.map(ServiceResult.Figure.init), budget: .timesPocketBase(5)
+            ))
+            results.append(ServiceResult(
+                workload: "the same through records/query, \(connections) connections",
+                unit: .requestsPerSecond, shop: .init(recordsQuery), pocketBase: pocketBase.map(ServiceResult.Figure.init), budget: .timesPocketBase(5)
+            ))
+            if connections == 16 {
+                p99Row = ServiceResult(
+                    workload: "p99 latency of the canonical query at 16 connections", unit: .seconds, shop: .init(graphQL.p99),
+                    pocketBase: pocketBase.map { .init($0.p99) }, datasette: datasette.map { .init($0.p99) }, budget: .below(0.010)
+                )
+            }
+        }
+        results.append(try p99Row.unwrapped("the p99 row"))
+        let modify = try load(shop.recordsModify(creates: Self.createsPerRequest), on: shop, connections: Self.writeConnections)
+        var memory: [String: Double] = [:]
+        for target in targets { memory[target.name] = try target.server.unwrapped("\(target.name)'s process").memory().peak }
+        for target in targets { target.stop() }
+        results.append(ServiceResult(
+            workload: "records/modify with \(Self.createsPerRequest) creates per request, \(Self.writeConnections) connections",
+            unit: .recordsPerSecond, shop: .init(modify.requestsPerSecond * Double(Self.createsPerRequest), p50: modify.p50, p99: modify.p99),
+            engine: .init(try engineModifyRate()), budget: .timesEngine(0.5)
+        ))
+        results.append(ServiceResult(
+            workload: "resident memory under the load above (peak, VmHWM)", unit: .megabytes, shop: .init(memory[shop.name] ?? .nan),
+            pocketBase: pocketBase.flatMap { memory[$0.name] }.map { .init($0) }, datasette: datasette.flatMap { memory[$0.name] }.map { .init($0) },
+            budget: .below(128)
+        ))
+        results += try await startRows()
+        return results
+    }
+
+    /// One `wrk` run of `request` against `target`, logged.
+    private func load(_ request: Wrk.Request, on target: any LoadTarget, connections: Int, seconds: Int? = nil) throws -> Wrk.Figures {
+        let figures = try wrk.run(request, url: target.baseURL, connections: connections, seconds: seconds ?? loadSeconds)
+        log(String(format: "%@ %@ %@, %d connections: %.0f requests/s, p50 %@, p99 %@", target.name, request.method, String(request.path.prefix(40)), connections,
+                   figures.requestsPerSecond, formatDuration(figures.p50), formatDuration(figures.p99)))
+        return figures
+    }
+
+    /// Records per second of the engine's own `modify`, in process, in batches of the same
+    /// 200 creates on the same database (the service stopped).
+    private func engineModifyRate() throws -> Double {
+        let database = try RecordDatabase(path: shop.databasePath)
+        let batches = max(10, loadSeconds * 10)
+        let started = ContinuousClock.now
+        for batch in 0..<batches {
+            try database.modify((0..<Self.createsPerRequest).map { index in
+                .create(Record("Items", recordName: "engine-\(batch)-\(index)", fields: [
+                    "name": .string("\(DataSet.itemName(index)) e\(batch)"),
+                    "list": .reference(Reference(DataSet.listRecordName((batch * 7) % DataSet.listCount), action: .deleteSelf)),
+                ]))
+            })
+        }
+        let rate = Double(batches * Self.createsPerRequest) / seconds(since: started)
+        log(String(format: "engine modify in process: %.0f records/s", rate))
+        return rate
+    }
+
+    /// Start to first answered canonical query, the median of a few starts per server; shop's
+    /// again on a data folder with no items, to show it does not grow with the data.
+    private func startRows() async throws -> [ServiceResult] {
+        func medianStart(_ target: any LoadTarget) async throws -> Double {
+            var samples: [Double] = []
+            for _ in 0..<Self.starts {
+                samples.append(try await target.start())
+                target.stop()
+            }
+            log("\(target.name) start to first answer: \(samples.map(formatDuration))")
+            return Timing(samples: samples.sorted()).median
+        }
+        let shopStart = try await medianStart(shop)
+        var peerStarts: [String: Double] = [:]
+        for peer in targets.dropFirst() { peerStarts[peer.name] = try await medianStart(peer) }
+        let empty = try ShopService(folder: folder.appendingPathComponent("empty"))
+        try FileManager.default.createDirectory(at: empty.folder, withIntermediateDirectories: true)
+        try empty.load(ServiceDataSet(items: 0))
+        let emptyStart = try await medianStart(empty)
+        return [
+            ServiceResult(
+                workload: "start to first answered request (the canonical query), \(dataSet.items.formatted()) items", unit: .seconds,
+                shop: .init(shopStart), pocketBase: pocketBase.flatMap { peerStarts[$0.name] }.map { .init($0) },
+                datasette: datasette.flatMap { peerStarts[$0.name] }.map { .init($0) }, budget: .below(0.5)
+            ),
+            ServiceResult(workload: "the same on a data folder with no items", unit: .seconds, shop: .init(emptyStart), budget: .below(0.5)),
+        ]
+    }
+}

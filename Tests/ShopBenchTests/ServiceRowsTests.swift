@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// The service rows keep working: `shop-bench service --quick --json` (shop serve alone, no
+/// peers; about 15 s in the debug build) starts shop serve on 127.0.0.1, checks its answers,
+/// loads it with wrk and reports a finite, positive figure for every row, and a verdict for
+/// each row whose budget needs no peer. Timings are not asserted.
+@Suite struct ServiceRowsTests {
+    @Test func everyServiceRowRunsAgainstShopServeAloneAndReportsFigures() throws {
+        let report: ServiceReport = try BenchmarkBinary.run(["service", "--quick", "--json", "--seconds", "1"], timeout: 120)
+        #expect(report.machine.hasPrefix("machine: "))
+        #expect(report.verdictsAreIndicative)
+        let workloads = report.results.map(\.workload)
+        #expect(report.results.count == 9, "rows: \(workloads)")
+        for row in report.results {
+            let label = Comment(rawValue: row.workload)
+            #expect(row.shop.value.isFinite && row.shop.value > 0, label)
+            // Without peers only their columns are empty.
+            #expect(row.pocketBase == nil && row.datasette == nil, label)
+            switch row.budget.kind {
+            case "timesPocketBase":
+                #expect(row.verdict == "—" && row.ratio == nil, label)
+            case "timesEngine":
+                let engine = try #require(row.engine, label)
+                #expect(engine.value.isFinite && engine.value > 0, label)
+                #expect(["PASS", "FAIL"].contains(row.verdict) && row.ratio != nil, label)
+            default:
+                #expect(["PASS", "FAIL"].contains(row.verdict), label)
+            }
+            if row.unit == "requests/s" {
+                let p50 = try #require(row.shop.p50, label)
+                let p99 = try #require(row.shop.p99, label)
+                #expect(p50 > 0 && p99 >= p50, label)
+            }
+        }
+        #expect(workloads.first?.contains("POST /graphql, 16 connections") == true)
+        #expect(workloads.contains { $0.hasPrefix("records/modify with 200 creates") })
+        #expect(workloads.contains { $0.hasPrefix("start to first answered request") })
+    }
+}
+
+/// What `shop-bench service --json` prints.
+struct ServiceReport: Decodable {
+    struct Figure: Decodable {
+        var value: Double
+        var p50: Double?
+        var p99: Double?
+    }
+
+    /// The budget's case name (its associated value is not needed here).
+    struct Budget: Decodable {
+        var kind: String
+
+        init(from decoder: any Decoder) throws {
+            struct AnyKey: CodingKey {
+                var stringValue: String
+                var intValue: Int? { nil }
+                init(stringValue: String) { self.stringValue = stringValue }
+                init?(intValue: Int) { nil }
+            }
+            kind = try decoder.container(keyedBy: AnyKey.self).allKeys.first?.stringValue ?? ""
+        }
+    }
+
+    struct Row: Decodable {
+        var workload: String
+        var unit: String
+        var shop: Figure
+        var pocketBase: Figure?
+        var datasette: Figure?
+        var engine: Figure?
+        var budget: Budget
+        var ratio: Double?
+        var budgetText: String
+        var verdict: String
+    }
+
+    var machine: String
+    var verdictsAreIndicative: Bool
+    var results: [Row]
+}
