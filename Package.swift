@@ -24,6 +24,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
         .package(url: "https://github.com/GraphQLSwift/GraphQL", exact: "4.3.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", exact: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
     targets: [
         .target(
@@ -49,10 +56,34 @@ let package = Package(
             dependencies: [
                 "RecordKit", "RecordQL", "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             swiftSettings: librarySettings
         ),
-        .executableTarget(name: "shop", dependencies: ["ShopCLI"]),
+        .target(
+            name: "RecordService",
+            dependencies: [
+                "RecordKit", "RecordQL",
+                .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            resources: [.embedInCode("Resources/openapi.yaml")]
+        ),
+        .testTarget(
+            name: "RecordServiceTests",
+            dependencies: [
+                "RecordService", "RecordKit", "RecordQL", "TestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        .executableTarget(name: "shop", dependencies: ["ShopCLI", "RecordService"]),
         .testTarget(name: "ShopCLITests", dependencies: ["ShopCLI", "shop", "RecordKit", "RecordQL", "TestSupport"], exclude: ["Fixtures"]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .executableTarget(

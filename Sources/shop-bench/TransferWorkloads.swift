@@ -8,7 +8,7 @@ extension Bench {
     var importRows: Int { sizes.items >= 1_000_000 ? 100_000 : 10_000 }
 
     /// `shop -e 'import Items FILE'` into a new database (the schema, `number` and the lists
-    /// made beforehand), beside `sqlite3 -cmd '.import --csv --skip 1 FILE items'` into a new
+    /// made beforehand, untimed), beside `sqlite3 -cmd '.import --csv --skip 1 FILE items'` into a new
     /// database with the raw baseline's indexes. Both read the same file and commit once.
     func shopImport() async throws -> Result {
         let shop = try Program.built("shop")
@@ -21,13 +21,8 @@ extension Bench {
             text += "imported-\(index),\(CSV.quoted(DataSet.itemName(index))),\"{\"\"recordName\"\":\"\"\(list)\"\",\"\"action\"\":\"\"DELETE_SELF\"\"}\",\(index)\n"
         }
         try text.write(toFile: file, atomically: true, encoding: .utf8)
-        let template = folder.appendingPathComponent("import-template.sqlite").path
         let engineTarget = folder.appendingPathComponent("import-engine.sqlite").path
         let rawTarget = folder.appendingPathComponent("import-raw.sqlite").path
-        try removeDatabase(template)
-        let empty = try RecordDatabase(path: template)
-        try empty.addField(FieldDefinition("number", .int64), to: "Items")
-        try empty.modify((0..<DataSet.listCount).map { .create(DataSet.listRecord($0)) })
         let rawScript = folder.appendingPathComponent("import.sql").path
         try """
             CREATE TABLE items (recordName TEXT NOT NULL UNIQUE, name TEXT, list TEXT, number INTEGER);
@@ -39,7 +34,9 @@ extension Bench {
             repetitions: sizes.repetitions,
             engine: Timing.Side(prepare: {
                 try self.removeDatabase(engineTarget)
-                try FileManager.default.copyItem(atPath: template, toPath: engineTarget)
+                let empty = try RecordDatabase(path: engineTarget)
+                try empty.addField(FieldDefinition("number", .int64), to: "Items")
+                try empty.modify((0..<DataSet.listCount).map { .create(DataSet.listRecord($0)) })
             }) { try shop.run(["--db", engineTarget, "-e", "import Items \(file)"]) },
             raw: Timing.Side(prepare: { try self.removeDatabase(rawTarget) }) { try sqlite3.run(["-bail", rawTarget], input: rawScript) }
         )

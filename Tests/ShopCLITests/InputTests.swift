@@ -1,5 +1,6 @@
 import Foundation
 import RecordKit
+import RecordQL
 import Testing
 @testable import ShopCLI
 
@@ -47,9 +48,9 @@ import Testing
     }
 
     @Test func blockStringsMaySpanLines() throws {
-        var balance = GraphQLBalance()
+        var balance = GraphQLTextScanner()
         balance.scan("{ a(text: \"\"\" {")
-        balance.scan(" } } \"\"\") }")
+        balance.scan("\n } } \"\"\") }")
         #expect(balance.isComplete)
     }
 

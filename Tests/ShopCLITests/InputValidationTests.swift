@@ -7,10 +7,7 @@ import Testing
 /// and looking into a database without writing to it (`--read-only`).
 @Suite struct InputValidationTests {
     @Test func standardInputThatIsNotUTF8IsRefusedLikeAScriptFile() throws {
-        guard let binary = ShopBinary.path else {
-            Issue.record("the shop executable is not built next to the tests; run swift build --build-tests first")
-            return
-        }
+        let binary = try #require(ShopBinary.path, "the shop executable is not built next to the tests; run swift build --build-tests first")
         let sandbox = Sandbox()
         let input = sandbox.folder.appendingPathComponent("input.bin")
         try Data(Array("list add A\nlist add B".utf8) + [0xFF, 0xFE] + Array("\nlist add C\n".utf8)).write(to: input)

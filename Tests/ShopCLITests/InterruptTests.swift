@@ -19,10 +19,7 @@ import Testing
     }
 
     @Test func ctrlCCancelsACommandAtThePromptAndTheREPLGoesOn() throws {
-        guard let binary = ShopBinary.path else {
-            Issue.record("the shop executable is not built next to the tests; run swift build --build-tests first")
-            return
-        }
+        let binary = try #require(ShopBinary.path, "the shop executable is not built next to the tests; run swift build --build-tests first")
         let sandbox = Sandbox()
         let database = try RecordDatabase(path: sandbox.database)
         try database.save(Record("Lists", recordName: "big", fields: ["name": .string("Big")]))
@@ -49,10 +46,7 @@ import Testing
     @Test func sigintStopsAScriptAfterItsCurrentCommandNamingTheLastLineThatFinished() throws {
         let sandbox = Sandbox()
         let script = try Self.listScript(in: sandbox, lines: 20_000)
-        guard let binary = ShopBinary.path else {
-            Issue.record("the shop executable is not built next to the tests; run swift build --build-tests first")
-            return
-        }
+        let binary = try #require(ShopBinary.path, "the shop executable is not built next to the tests; run swift build --build-tests first")
         let run = try ShopBinary.run(binary, ["--db", sandbox.database, "-f", script], timeout: 300) { process in
             let deadline = Date().addingTimeInterval(120)
             while process.isRunning, Date() < deadline, (try? Self.scriptLists(in: sandbox).count) ?? 0 < 100 {

@@ -1,5 +1,5 @@
-/// One change between two schemas. Only additive changes can be applied
-/// (``isAdditive``); the others are named in the `schemaViolation` that rejects them.
+/// One change between two schemas. Only the `add…` changes can be applied
+/// (``Schema/applying(_:)``); the others are named in the `schemaViolation` that rejects them.
 public enum SchemaChange: Sendable, Hashable, Codable, CustomStringConvertible {
     case addRole(String)
     case addRecordType(RecordType)
@@ -20,16 +20,6 @@ public enum SchemaChange: Sendable, Hashable, Codable, CustomStringConvertible {
     case changeReferencedType(recordType: String, field: String, from: String, to: String?)
     case removeUniqueConstraint(recordType: String, UniqueConstraint)
     case removeRequired(recordType: String, field: String)
-
-    /// Whether the change only adds (the only kind schema evolution accepts).
-    public var isAdditive: Bool {
-        switch self {
-        case .addRole, .addRecordType, .addField, .addIndexFlags, .addGrant, .addReferencedType, .addUniqueConstraint, .addRequired: true
-        case .removeRecordType, .removeField, .removeIndexFlags, .changeFieldType, .changeEncryption, .changeReferencedType,
-            .removeUniqueConstraint, .removeRequired:
-            false
-        }
-    }
 
     /// A one-line account, as kept in the schema history and shown in errors.
     public var description: String {

@@ -6,11 +6,18 @@ import RecordKit
 /// transaction, each saved record projected by the storage in the same transaction — and
 /// builds the data object inside it. The first failure throws, so nothing applies.
 enum MutationExecution {
-    /// The data object of the response, as JSON text, or the schema the store is at now when
-    /// the plan's is not current.
+    /// The data object of a response, as JSON text, and whether it is the stored one of a
+    /// transaction that ran before.
+    struct Answer: Sendable {
+        var data: String
+        var isReplay: Bool
+    }
+
+    /// The data object of the response, or the schema the store is at now when the plan's is
+    /// not current.
     static func run(
         _ plan: MutationPlan, in store: any RecordStore, context: SchemaContext, transaction: TransactionRequest?
-    ) async throws(GraphQLFailure) -> StoreOutcome<String> {
+    ) async throws(GraphQLFailure) -> StoreOutcome<Answer> {
         var writes: [RecordWrite] = []
         /// The field of each write, by index.
         var fieldOfWrite: [Int] = []
@@ -32,8 +39,10 @@ enum MutationExecution {
         }
         do {
             switch try await store.modify(writes, atSchemaVersion: context.generation, transaction: transaction, response: response) {
-            case .applied(_, let stored), .replayed(let stored):
-                return .completed(try decode(stored))
+            case .applied(_, let stored):
+                return .completed(Answer(data: try decode(stored), isReplay: false))
+            case .replayed(let stored):
+                return .completed(Answer(data: try decode(stored), isReplay: true))
             case .schemaChanged(let current):
                 return .schemaChanged(current)
             }

@@ -57,8 +57,17 @@ public final class RecordQLEngine: Sendable {
     /// `variables`: ``prepare(document:variables:operationName:)`` then ``run(_:)``. Never throws:
     /// failures are in the response's `errors`, their stage in ``GraphQLResponse/failedStage``.
     public func execute(_ document: String, variables: [String: Map] = [:], operationName: String? = nil) async -> GraphQLResponse {
+        await execute(document, variables: variables, operationName: operationName, transaction: TransactionOptions())
+    }
+
+    /// Runs `document` as ``execute(_:variables:operationName:)`` does, a mutation under the
+    /// transaction `transaction` describes (the HTTP service's `Idempotency-Key`, its keys kept
+    /// apart per client). ``GraphQLResponse/isReplay`` tells a retry that applied nothing.
+    public func execute(
+        _ document: String, variables: [String: Map] = [:], operationName: String? = nil, transaction: TransactionOptions
+    ) async -> GraphQLResponse {
         do {
-            return await run(try await prepare(document: document, variables: variables, operationName: operationName))
+            return await run(try await prepare(document: document, variables: variables, operationName: operationName), transaction: transaction)
         } catch {
             return error.response
         }
@@ -87,19 +96,20 @@ public final class RecordQLEngine: Sendable {
         }
     }
 
-    /// Runs a prepared operation. Never throws: failures are in the response's `errors`.
-    public func run(_ operation: PreparedOperation) async -> GraphQLResponse {
+    /// Runs a prepared operation, a mutation under the transaction `transaction` describes.
+    /// Never throws: failures are in the response's `errors`.
+    public func run(_ operation: PreparedOperation, transaction: TransactionOptions = TransactionOptions()) async -> GraphQLResponse {
         var operation = operation
         do throws(GraphQLFailure) {
             for _ in 0...Self.maximumReplans {
-                let outcome: StoreOutcome<String> = switch operation.plan {
-                case .query(let plan): try await query(plan, request: operation.request)
-                case .mutation(let plan): try await mutate(plan, operation: operation)
+                let outcome: StoreOutcome<MutationExecution.Answer> = switch operation.plan {
+                case .query(let plan): try await query(plan, request: operation.request).answer
+                case .mutation(let plan): try await mutate(plan, operation: operation, options: transaction)
                 }
                 switch outcome {
-                case .completed(let data):
+                case .completed(let answer):
                     if let key = operation.cacheKey { plans.store(operation.cached(), for: key) }
-                    return GraphQLResponse(data: data)
+                    return GraphQLResponse(data: answer.data, isReplay: answer.isReplay)
                 case .schemaChanged(let schema):
                     operation = try replan(operation, for: schema)
                 }
@@ -182,14 +192,19 @@ public final class RecordQLEngine: Sendable {
         }
     }
 
-    /// Runs a mutation's writes in one write transaction (stored under its `@transaction` ID, if
-    /// any) and returns the data object's JSON.
-    private func mutate(_ plan: MutationPlan, operation: PreparedOperation) async throws(GraphQLFailure) -> StoreOutcome<String> {
+    /// Runs a mutation's writes in one write transaction (stored under its `@transaction` ID or
+    /// the options' ID, if any, in the options' scope) and returns the data object's JSON.
+    private func mutate(_ plan: MutationPlan, operation: PreparedOperation, options: TransactionOptions) async throws(GraphQLFailure) -> StoreOutcome<MutationExecution.Answer> {
+        if let named = plan.transactionID, let given = options.id, named != given {
+            throw GraphQLFailure(
+                .invalidArguments, "the request names two transactions, '\(given)' and @transaction(id: \"\(named)\"); send one", stage: .execution
+            )
+        }
         let transaction: TransactionRequest?
         do throws(RecordError) {
-            transaction = try plan.transactionID.map { id throws(RecordError) in
+            transaction = try (plan.transactionID ?? options.id).map { id throws(RecordError) in
                 try TransactionRequest(
-                    id: id, request: StoredRequest(document: operation.text, operationName: operation.operationName, variables: operation.request.rawVariables)
+                    id: options.scope + id, request: StoredRequest(document: operation.text, operationName: operation.operationName, variables: operation.request.rawVariables)
                 )
             }
         } catch {
@@ -200,6 +215,30 @@ public final class RecordQLEngine: Sendable {
 
     /// How many times a document text has been parsed (tests check that repeats are not).
     var documentParseCount: Int { documents.parseCount }
+}
+
+extension StoreOutcome where Value == String {
+    /// A query's outcome as an answer (never a replay).
+    fileprivate var answer: StoreOutcome<MutationExecution.Answer> {
+        switch self {
+        case .completed(let data): .completed(MutationExecution.Answer(data: data, isReplay: false))
+        case .schemaChanged(let schema): .schemaChanged(schema)
+        }
+    }
+}
+
+/// The transaction a mutation runs under when its document names none, and the scope of its ID.
+public struct TransactionOptions: Sendable, Hashable {
+    /// The transaction ID of a mutation whose document has no `@transaction(id:)`.
+    public var id: String?
+    /// Put before the transaction ID (the document's or ``id``) where it is stored, so that the
+    /// IDs of different clients never meet.
+    public var scope: String
+
+    public init(id: String? = nil, scope: String = "") {
+        self.id = id
+        self.scope = scope
+    }
 }
 
 /// The request a `@transaction` mutation is stored under: the same text, operation and

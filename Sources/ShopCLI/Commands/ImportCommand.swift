@@ -30,10 +30,7 @@ struct ImportCommand: ShopCommand {
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
         let recordType = try TransferCommands.recordType(type, in: session)
-        guard let data = FileManager.default.contents(atPath: file) else {
-            let reason = FileManager.default.fileExists(atPath: file) ? "it cannot be read" : "it does not exist"
-            throw RecordError(.invalidArguments, "cannot read \(file): \(reason)")
-        }
+        let data = try SourceFile.contents(file)
         let generated = try RecordQLSchema(try session.database.schema)
         guard let names = generated.names[recordType.name] else {
             throw RecordError(.schemaViolation, "\(recordType.name) stores no records", recordType: recordType.name)

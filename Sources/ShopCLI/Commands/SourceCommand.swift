@@ -33,14 +33,20 @@ struct SourceCommand: ShopCommand {
 enum SourceFile {
     /// The text of `path`, or `invalidArguments` saying why it cannot be read.
     static func read(_ path: String) throws(RecordError) -> String {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "it does not exist"
-            throw RecordError(.invalidArguments, "cannot read \(path): \(reason)")
-        }
+        let data = try contents(path)
         guard let text = String(data: data, encoding: .utf8) else {
             throw RecordError(.invalidArguments, "cannot read \(path): it is not UTF-8 text")
         }
         return text
+    }
+
+    /// The bytes of `path`, or `invalidArguments` saying why it cannot be read.
+    static func contents(_ path: String) throws(RecordError) -> Data {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "it does not exist"
+            throw RecordError(.invalidArguments, "cannot read \(path): \(reason)")
+        }
+        return data
     }
 }
 

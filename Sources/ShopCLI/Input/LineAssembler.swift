@@ -1,4 +1,5 @@
 import RecordKit
+import RecordQL
 
 /// Turns lines of input into ``ScriptEntry`` values: a command per line, and GraphQL documents
 /// that may span lines until their braces balance. Blank lines and `#` comment lines are skipped.
@@ -11,7 +12,7 @@ struct LineAssembler {
     /// The line the unfinished document starts on; `nil` when none is.
     private(set) var pendingLine: Int?
     private var isExplain = false
-    private var balance = GraphQLBalance()
+    private var balance = GraphQLTextScanner()
 
     /// Whether a GraphQL document is unfinished (the prompt shows `...> `).
     var isPending: Bool { pendingLine != nil }
@@ -21,7 +22,7 @@ struct LineAssembler {
     mutating func feed(_ line: String, number: Int) throws(RecordError) -> ScriptEntry? {
         if isPending {
             document += "\n" + line
-            balance.scan(line)
+            balance.scan("\n" + line)
             return completed()
         }
         let trimmed = line.trimmingWhitespace
@@ -41,7 +42,7 @@ struct LineAssembler {
     /// Ends the input: an unfinished GraphQL document is an error.
     mutating func finish() throws(RecordError) {
         guard isPending else { return }
-        let unclosed = max(balance.depth, 1)
+        let unclosed = max(balance.braceDepth, 1)
         let firstLine = document.firstLine
         abandon()
         throw RecordError(
@@ -54,14 +55,14 @@ struct LineAssembler {
     mutating func abandon() {
         document = ""
         pendingLine = nil
-        balance = GraphQLBalance()
+        balance = GraphQLTextScanner()
     }
 
     private mutating func start(_ text: String, line: Int, isExplain: Bool) -> ScriptEntry? {
         document = text
         pendingLine = line
         self.isExplain = isExplain
-        balance = GraphQLBalance()
+        balance = GraphQLTextScanner()
         balance.scan(text)
         return completed()
     }

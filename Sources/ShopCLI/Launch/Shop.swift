@@ -42,11 +42,11 @@ public enum Shop {
                 interruption: Interruption()
             )
         } catch {
-            console.writeError("\(errorStyle.errorLabel("error:")) \(error)\n")
+            console.writeError("\(errorStyle.errorLabel("error:")) \(RecordError.shownDescription(of: error))\n")
             return 1
         }
         if !options.readOnly, let refusal = session.store.adoptShoppingRules() {
-            console.writeError("warning: the shopping rules (unique, non-empty list and item names) are not enforced on this database yet: \(refusal.message)\n")
+            console.writeError("warning: the shopping rules (unique, non-empty list and item names) are not enforced on this database yet: \(refusal.sentence)\n")
         }
         if handlesSIGINT { session.interruption.installForSIGINT(database: session.database) }
         let steps = options.steps(in: arguments)
@@ -62,7 +62,7 @@ public enum Shop {
         let lines = StandardInput.lines(beforeWaiting: console.flush)
         let result = await ScriptRunner.run(lines: lines, name: "<stdin>", in: session)
         if let refusal = lines.encodingError, let line = lines.invalidLine {
-            session.reportError(refusal.description, prefix: "<stdin>:\(line): ")
+            session.reportError(RecordError.shownDescription(of: refusal), prefix: "<stdin>:\(line): ")
             return result.interrupted ? interruptedStatus : 1
         }
         return exitStatus(of: result)
@@ -92,7 +92,7 @@ public enum Shop {
             session.console.writeError("rolled back: -1 runs every -e and -f as one transaction, and it did not finish; nothing was applied\n")
             return rolledBack.status
         } catch {
-            session.reportError("\(error)")
+            session.reportError(RecordError.shownDescription(of: error))
             return 1
         }
     }
@@ -108,7 +108,7 @@ public enum Shop {
                 do {
                     result = await ScriptRunner.run(lines: try SourceFile.read(file).lines, name: file, in: session)
                 } catch {
-                    session.reportError("\(error)")
+                    session.reportError(RecordError.shownDescription(of: error))
                     result = ScriptRunner.Result(failures: 1, quit: false)
                 }
             }

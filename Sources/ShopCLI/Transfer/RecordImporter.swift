@@ -1,6 +1,7 @@
 import OrderedCollections
 import Foundation
 import GraphQL
+import OrderedCollections
 import RecordKit
 import RecordQL
 

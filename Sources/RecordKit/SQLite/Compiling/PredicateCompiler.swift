@@ -77,8 +77,11 @@ struct PredicateCompiler {
             return ("\(try operand(resolved, caseInsensitive)) IN (\(placeholders.joined(separator: ", ")))", resolved)
         case .beginsWith(let key, let prefix, let caseInsensitive):
             let resolved = try layout.resolve(key, qualifier: qualifier)
+            if resolved.type == .list(.string) {
+                return (try listMemberBeginsWith(resolved, prefix, caseInsensitive), resolved)
+            }
             guard resolved.type == .string || resolved.type == .reference else {
-                throw typeError(resolved, "BEGINSWITH applies to STRING fields")
+                throw typeError(resolved, "BEGINSWITH applies to STRING and LIST<STRING> fields")
             }
             try ValueEncoding.checkNoNUL(prefix, field: key, in: recordType)
             let folded = caseInsensitive ? SQLFunctions.caseFolded(prefix) : prefix
@@ -107,6 +110,16 @@ struct PredicateCompiler {
         case .all, .not, .and, .or, .isNull, .textSearch:
             preconditionFailure("compile(_:negated:) handles \(predicate)")
         }
+    }
+
+    /// `key BEGINSWITH 'prefix'` on a LIST<STRING> field: some element begins with the prefix
+    /// (NSPredicate's `ANY key BEGINSWITH`, CloudKit's `LIST_MEMBER_BEGINS_WITH`).
+    private mutating func listMemberBeginsWith(_ key: ResolvedKey, _ prefix: String, _ caseInsensitive: Bool) throws(RecordError) -> String {
+        try ValueEncoding.checkNoNUL(prefix, field: key.name, in: recordType)
+        let folded = caseInsensitive ? SQLFunctions.caseFolded(prefix) : prefix
+        arguments.append((Self.globEscaped(folded) + "*").databaseValue)
+        let element = caseInsensitive ? "shop_fold(element.value)" : "element.value"
+        return "EXISTS (SELECT 1 FROM json_each(\(key.expression)) AS element WHERE \(element) GLOB ?)"
     }
 
     private func operand(_ key: ResolvedKey, _ caseInsensitive: Bool) throws(RecordError) -> String {

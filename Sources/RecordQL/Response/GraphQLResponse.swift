@@ -13,13 +13,18 @@ public struct GraphQLResponse: Sendable, Hashable {
     /// The stage of the pipeline the request failed at; `nil` on success.
     public var failedStage: RequestStage?
 
+    /// Whether this is the stored response of a transaction that ran before: a retry of a
+    /// mutation under the same transaction ID, which applied nothing.
+    public var isReplay: Bool = false
+
     /// Whether the request ran without error.
     public var isSuccess: Bool { errors.isEmpty }
 
     /// `{"data":<data>}`, where `data` is the JSON text of the data object.
-    init(data: String) {
+    init(data: String, isReplay: Bool = false) {
         json = "{\"data\":" + data + "}"
         errors = []
+        self.isReplay = isReplay
     }
 
     /// A failed request: `{"errors":[…]}` when it never ran, `{"data":null,"errors":[…]}` when it did.

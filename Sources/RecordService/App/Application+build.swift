@@ -1,0 +1,57 @@
+public import Hummingbird
+public import Logging
+import NIOCore
+
+/// The path prefix of one database's CloudKit Web Services and GraphQL endpoints.
+let databasePath: RouterPath = "database/1/:container/:environment/:database"
+
+/// The service as a Hummingbird application: ``buildRouter(_:)`` listening on the configured
+/// address. `onListening` is called with the port once the server accepts connections.
+public func buildApplication(
+    _ state: ServiceState,
+    logger: Logger,
+    onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+) async throws -> some ApplicationProtocol {
+    try await state.databases.openDefaults()
+    let configuration = state.configuration
+    var app = Application(
+        router: buildRouter(state, logger: logger),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "shop"),
+        onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },
+        logger: logger
+    )
+    app.addServices(TransactionRetention(state: state, logger: logger))
+    return app
+}
+
+/// Every route of the service: one route collection per API, each behind the middleware that
+/// gives it a credential, a database and its error shape.
+public func buildRouter(_ state: ServiceState, logger: Logger) -> Router<ServiceRequestContext> {
+    let router = Router(context: ServiceRequestContext.self)
+    router.add(middleware: RequestIDMiddleware())
+    router.add(middleware: RequestLogMiddleware(logger: logger))
+    router.add(middleware: MetricsMiddleware())
+    // Errors outside every API's own group (an unknown path) in CloudKit's shape.
+    router.add(middleware: ErrorRenderingMiddleware(.cloudKit))
+
+    OperationsController(state: state).addRoutes(to: router)
+
+    let graphQL = GraphQLController(writes: state.writes)
+    graphQL.addRoutes(to: dataGroup(router, "", state: state, rendering: .graphQL, target: .fixed(.developmentPublic)))
+    graphQL.addRoutes(to: dataGroup(router, databasePath, state: state, rendering: .graphQL, target: .path(container: state.configuration.container)))
+    TransactionsController().addRoutes(to: dataGroup(router, databasePath, state: state, rendering: .cloudKit, target: .path(container: state.configuration.container)))
+    return router
+}
+
+/// A group of data routes under `path`: errors rendered in `rendering`'s shape, the body limit,
+/// the credential resolved and the database resolved, in that order.
+func dataGroup(
+    _ router: Router<ServiceRequestContext>, _ path: RouterPath, state: ServiceState,
+    rendering: ErrorRendering, target: DatabaseMiddleware.Target
+) -> RouterGroup<ServiceRequestContext> {
+    router.group(path)
+        .add(middleware: ErrorRenderingMiddleware(rendering))
+        .add(middleware: BodyLimitMiddleware(limit: state.configuration.maximumBodySize))
+        .add(middleware: CredentialMiddleware(tokens: state.tokens))
+        .add(middleware: DatabaseMiddleware(registry: state.databases, target: target))
+}

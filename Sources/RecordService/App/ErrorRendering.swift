@@ -1,0 +1,63 @@
+import Foundation
+public import Hummingbird
+import RecordKit
+
+/// The shape an API gives its errors: GraphQL's `{"errors":[…]}` or CloudKit's
+/// `{"uuid","serverErrorCode","reason"}`.
+public enum ErrorRendering: Sendable {
+    case graphQL
+    case cloudKit
+
+    /// The response for `error`, in this shape.
+    public func response(for error: ServiceError, request: Request) -> Response {
+        var headers = error.headers
+        let body: String
+        switch self {
+        case .graphQL:
+            headers[.contentType] = GraphQLMediaType.negotiate(request.headers[.accept]).responseType ?? GraphQLMediaType.json.rawValue
+            body = "{\"errors\":[{\"message\":" + JSONText.string(error.reason) + ",\"extensions\":{\"code\":" + JSONText.string(error.code.rawValue) + "}}]}"
+        case .cloudKit:
+            headers[.contentType] = "application/json"
+            body = "{\"uuid\":" + JSONText.string(UUID().uuidString.lowercased()) + ",\"serverErrorCode\":" + JSONText.string(error.code.rawValue)
+                + ",\"reason\":" + JSONText.string(error.reason) + "}"
+        }
+        return Response(status: error.status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    /// `error` as the service describes it: its own errors as they are, the engine's with their
+    /// status, Hummingbird's (413 from a body past the limit) with theirs, anything else as 500.
+    public static func serviceError(_ error: any Error) -> ServiceError {
+        switch error {
+        case let error as ServiceError:
+            return error
+        case let error as RecordError:
+            return ServiceError(error)
+        case let error as any HTTPResponseError where error.status == .contentTooLarge:
+            return ServiceError(.contentTooLarge, code: .quotaExceeded, "the request body is larger than the service accepts; send less per request")
+        case let error as any HTTPResponseError where error.status == .notFound:
+            return ServiceError(.notFound, code: .notFound, "there is no such endpoint; GET /openapi.yaml describes them all")
+        case let error as any HTTPResponseError:
+            return ServiceError(error.status, code: error.status.code < 500 ? .badRequest : .internalError, "\(error.status.reasonPhrase)")
+        default:
+            return ServiceError(.internalServerError, code: .internalError, "the request failed unexpectedly: \(error)")
+        }
+    }
+}
+
+/// Renders every error a route of one API throws in that API's shape: errors become responses
+/// in one place.
+public struct ErrorRenderingMiddleware<Context: RequestContext>: RouterMiddleware {
+    let rendering: ErrorRendering
+
+    public init(_ rendering: ErrorRendering) {
+        self.rendering = rendering
+    }
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            return rendering.response(for: ErrorRendering.serviceError(error), request: request)
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/// How `shop serve` runs: where it listens, what it serves and its limits.
+public struct ServiceConfiguration: Sendable {
+    /// The address to listen on.
+    public var host: String
+    /// The port to listen on; 0 picks a free one.
+    public var port: Int
+    /// The data folder: databases, accounts, token hashes.
+    public var data: DataFolder
+    /// The CloudKit container the service answers for; requests naming another get 404.
+    public var container: String
+    /// How long stored transactions (idempotency keys) are kept.
+    public var transactionRetention: Duration
+    /// The largest request body read; larger ones get 413.
+    public var maximumBodySize: Int
+
+    /// The container served unless `--container` says otherwise.
+    public static let defaultContainer = "iCloud.shop"
+    /// 24 hours.
+    public static let defaultTransactionRetention = Duration.seconds(24 * 60 * 60)
+    /// 8 MiB.
+    public static let defaultMaximumBodySize = 8 * 1024 * 1024
+
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        data: DataFolder,
+        container: String = ServiceConfiguration.defaultContainer,
+        transactionRetention: Duration = ServiceConfiguration.defaultTransactionRetention,
+        maximumBodySize: Int = ServiceConfiguration.defaultMaximumBodySize
+    ) {
+        self.host = host
+        self.port = port
+        self.data = data
+        self.container = container
+        self.transactionRetention = transactionRetention
+        self.maximumBodySize = maximumBodySize
+    }
+}

@@ -1,0 +1,41 @@
+public import Hummingbird
+
+
+/// The request context of every route: the request's id, the principal its credential resolved
+/// to and the database its path addresses, filled in by the middleware in that order.
+public struct ServiceRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The `X-Request-ID` of the request, echoed on its response.
+    public var requestID: String = ""
+    /// Who the request acts as; `nil` when it carried no credential.
+    public var principal: Principal?
+    /// The database the path addresses (`/graphql` and `/database/1/…` routes).
+    public var database: ServiceDatabase?
+    /// The largest body a route reads, set from the configuration; larger bodies get 413.
+    public var maxUploadSize: Int = ServiceConfiguration.defaultMaximumBodySize
+
+    public init(source: Source) {
+        coreContext = .init(source: source)
+    }
+
+    /// The principal, or 401 when the request carried no credential.
+    public func requirePrincipal() throws(ServiceError) -> Principal {
+        guard let principal else { throw ServiceError.authenticationRequired }
+        return principal
+    }
+
+    /// The principal when it may write, 401 without a credential and 403 for one that may not.
+    public func requireWriter() throws(ServiceError) -> Principal {
+        let principal = try requirePrincipal()
+        guard principal.mayWrite else {
+            throw ServiceError(.forbidden, code: .accessDenied, "\(principal) may read but not write; use a user or admin token")
+        }
+        return principal
+    }
+
+    /// The database the route serves; set by ``DatabaseMiddleware`` for every data route.
+    public func requireDatabase() throws(ServiceError) -> ServiceDatabase {
+        guard let database else { throw ServiceError(.internalServerError, code: .internalError, "the route has no database") }
+        return database
+    }
+}

@@ -1,0 +1,19 @@
+import Prometheus
+
+/// What the routes share: the configuration, the databases, the tokens and the metrics.
+public struct ServiceState: Sendable {
+    public let configuration: ServiceConfiguration
+    public let databases: DatabaseRegistry
+    public let tokens: TokenStore
+    /// The registry `/metrics` renders (the process's metrics factory writes into it).
+    public let metrics: PrometheusCollectorRegistry
+    /// Writes under an `Idempotency-Key`, for every API.
+    public let writes = IdempotentWrites(inFlight: InFlightKeys())
+
+    public init(configuration: ServiceConfiguration, metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) throws {
+        self.configuration = configuration
+        self.databases = DatabaseRegistry(folder: configuration.data)
+        self.tokens = try TokenStore(folder: configuration.data)
+        self.metrics = metrics
+    }
+}

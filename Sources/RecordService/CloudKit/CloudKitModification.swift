@@ -1,0 +1,173 @@
+import RecordKit
+
+/// A `records/modify` request typed against the schema, ready to apply in one write
+/// transaction, with CloudKit's change-tag rules:
+///
+/// | operation | record missing | stored tag differs |
+/// |---|---|---|
+/// | `create` | creates | `EXISTS` (the name is taken) |
+/// | `update` | `NOT_FOUND` | `CONFLICT`; only the fields given change (`null` removes) |
+/// | `forceUpdate` | creates | ignored |
+/// | `replace` | `NOT_FOUND` | `CONFLICT`; fields left out are removed |
+/// | `forceReplace` | creates | ignored |
+/// | `delete` | `NOT_FOUND` | `CONFLICT` when a tag is given |
+/// | `forceDelete` | `NOT_FOUND` | ignored |
+///
+/// Every value is typed before the transaction opens, so the transaction only meets the
+/// engine's errors. Atomic (the default): the first failure is thrown and the transaction rolls
+/// back; ``failure(_:)`` names it as CloudKit does. Non-atomic: each operation is an undoable
+/// step, and a failed one becomes its error dictionary in its place.
+struct CloudKitModification: Sendable {
+    /// One operation with its values typed.
+    struct Planned: Sendable {
+        var operation: CloudKitModifyRequest.Operation
+        var recordName: String
+        /// `nil` for an update or replace of a record that does not exist.
+        var recordType: RecordType?
+        /// `nil` values remove the field (updates).
+        var fields: [String: Value?]
+    }
+
+    let planned: [Planned]
+    let atomic: Bool
+    let desiredKeys: Set<String>?
+    let assetURL: @Sendable (Asset) -> String
+
+    /// Types `request` against `schema`; `storedTypes` gives the type of stored records that
+    /// operations without a `recordType` name.
+    init(
+        _ request: CloudKitModifyRequest, schema: Schema, storedTypes: [String: String],
+        uploads: CloudKitFieldValue.UploadLookup, assetURL: @escaping @Sendable (Asset) -> String
+    ) throws(CloudKitError) {
+        var planned: [Planned] = []
+        for operation in request.operations {
+            let name = operation.recordName ?? Record.generatedName()
+            guard !operation.type.isDeletion else {
+                planned.append(Planned(operation: operation, recordName: name, recordType: nil, fields: [:]))
+                continue
+            }
+            guard let typeName = operation.recordType ?? storedTypes[name] else {
+                planned.append(Planned(operation: operation, recordName: name, recordType: nil, fields: [:]))
+                continue
+            }
+            guard let type = schema.recordType(named: typeName) else {
+                throw CloudKitError(.badRequest, "\(operation.path): there is no record type \(typeName.debugDescription)", recordName: name, recordType: typeName)
+            }
+            let fields = try Self.values(of: operation, type: type, uploads: uploads)
+            planned.append(Planned(operation: operation, recordName: name, recordType: type, fields: fields))
+        }
+        self.planned = planned
+        self.atomic = request.atomic
+        self.desiredKeys = request.desiredKeys
+        self.assetURL = assetURL
+    }
+
+    /// The operation's field values typed by `type`; `nil` for a field given as `null`.
+    private static func values(
+        of operation: CloudKitModifyRequest.Operation, type: RecordType, uploads: CloudKitFieldValue.UploadLookup
+    ) throws(CloudKitError) -> [String: Value?] {
+        var values: [String: Value?] = [:]
+        for (name, json) in operation.fields {
+            guard let field = type.field(named: name), field.systemField == nil else {
+                throw CloudKitError(.badRequest, "\(operation.path).record.fields: \(type.name) has no field \(name.debugDescription)", recordName: operation.recordName, recordType: type.name)
+            }
+            values[name] = removes(json) ? .some(nil) : try CloudKitFieldValue.decode(json, as: field.type, where: "\(type.name).\(name)", uploads: uploads)
+        }
+        return values
+    }
+
+    /// Whether a field dictionary removes the field's value: `null`, or `{"value": null}`.
+    private static func removes(_ json: JSONValue) -> Bool {
+        if json == .null { return true }
+        if case .object(let members) = json, members["value"] == .some(.null) { return true }
+        return false
+    }
+
+    // MARK: Applying
+
+    /// The `records` of the response, one per operation, in order. Throws the engine's error of
+    /// the first failed operation of an atomic request.
+    func apply(in transaction: RecordTransaction) throws -> [JSONValue] {
+        var results: [JSONValue] = []
+        results.reserveCapacity(planned.count)
+        for operation in planned {
+            if atomic {
+                results.append(try apply(operation, in: transaction))
+                continue
+            }
+            do {
+                results.append(try transaction.undoingOnFailure { try apply(operation, in: transaction) })
+            } catch {
+                results.append(failure(error).operationResult)
+            }
+        }
+        return results
+    }
+
+    /// One operation's result; its engine error names the operation's record (a reference
+    /// violation names the missing target otherwise), so ``failure(_:)`` finds the operation.
+    private func apply(_ planned: Planned, in transaction: RecordTransaction) throws -> JSONValue {
+        do {
+            return try perform(planned, in: transaction)
+        } catch var error as RecordError {
+            error.recordName = planned.recordName
+            error.recordType = planned.recordType?.name ?? planned.operation.recordType ?? error.recordType
+            throw error
+        }
+    }
+
+    private func perform(_ planned: Planned, in transaction: RecordTransaction) throws -> JSONValue {
+        let operation = planned.operation
+        let name = planned.recordName
+        if operation.type.isDeletion {
+            let tag = operation.type == .delete ? operation.changeTag : nil
+            let (recordType, _) = try transaction.delete(recordName: name, ifChangeTag: tag)
+            return CloudKitRecord.deleted(recordName: name, recordType: recordType)
+        }
+        guard let type = planned.recordType else {
+            throw RecordError(.unknownItem, "there is no record named '\(name)' to \(operation.type.rawValue)", recordName: name)
+        }
+        let record = Record(type.name, recordName: name, fields: planned.fields.compactMapValues { $0 })
+        let saved: Record
+        switch operation.type {
+        case .create:
+            saved = try create(record, in: transaction)
+        case .update, .forceUpdate:
+            let tag = operation.type == .update ? operation.changeTag : nil
+            do {
+                saved = try transaction.update(recordType: type.name, recordName: name, fields: planned.fields, ifChangeTag: tag)
+            } catch let error as RecordError where error.code == .unknownItem && operation.type == .forceUpdate {
+                saved = try create(record, in: transaction)
+            }
+        case .replace, .forceReplace:
+            let tag = operation.type == .replace ? operation.changeTag : nil
+            saved = try transaction.apply(.save(record, ifChangeTag: tag)).record!
+        case .delete, .forceDelete:
+            preconditionFailure("deletions are applied above")
+        }
+        return CloudKitRecord.encode(saved, type: type, desiredKeys: desiredKeys, assetURL: assetURL)
+    }
+
+    /// Creates `record`. A name held by a record of another type is refused by the engine as a
+    /// bad argument; to CloudKit the name simply exists, like a name of the same type.
+    private func create(_ record: Record, in transaction: RecordTransaction) throws -> Record {
+        do {
+            return try transaction.apply(.create(record)).record!
+        } catch let error as RecordError where error.code == .invalidArguments {
+            guard try transaction.fetch(recordName: record.recordName) != nil else { throw error }
+            throw RecordError(.serverRecordChanged, error.message, recordType: record.recordType, recordName: record.recordName)
+        }
+    }
+
+    // MARK: Failures
+
+    /// `error`, thrown by an operation, as CloudKit reports it: the engine's code as CloudKit's
+    /// (`EXISTS` for a create of a name that exists), naming the record and its type.
+    func failure(_ error: any Error) -> CloudKitError {
+        guard let error = error as? RecordError else {
+            return error as? CloudKitError ?? CloudKitError(.internalError, "the operation failed unexpectedly: \(error)")
+        }
+        let failed = error.recordName.flatMap { name in planned.first { $0.recordName == name } }
+        return CloudKitError(error, creating: failed?.operation.type == .create)
+    }
+}

@@ -1,0 +1,59 @@
+import RecordKit
+
+/// Where the CloudKit endpoints reach the engine: whole units of work on the engine's async
+/// seam (never on the event loop), with the engine's failures as CloudKit's errors.
+struct CloudKitStore: Sendable {
+    let database: RecordDatabase
+
+    /// Runs `body` on a consistent snapshot.
+    func read<T: Sendable>(_ body: @escaping @Sendable (RecordTransaction) throws -> T) async throws(CloudKitError) -> T {
+        do {
+            return try await database.read(body)
+        } catch {
+            throw Self.failure(error)
+        }
+    }
+
+    /// Runs `body` in one write transaction, all or nothing.
+    func write<T: Sendable>(_ body: @escaping @Sendable (RecordTransaction) throws -> T) async throws(CloudKitError) -> T {
+        do {
+            return try await database.write(body)
+        } catch {
+            throw Self.failure(error)
+        }
+    }
+
+    /// The current schema.
+    func schema() async throws(CloudKitError) -> Schema {
+        do {
+            return try await database.schema().schema
+        } catch {
+            throw CloudKitError(error)
+        }
+    }
+
+    /// The type of each stored record named in `recordNames`, by name.
+    func recordTypes(of recordNames: [String]) async throws(CloudKitError) -> [String: String] {
+        guard !recordNames.isEmpty else { return [:] }
+        return try await read { transaction in
+            Dictionary(try transaction.fetch(recordNames: recordNames).map { ($0.recordName, $0.recordType) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// Applies additive `changes` to the schema in one transaction and returns the schema they made.
+    func apply(_ changes: [SchemaChange]) async throws(CloudKitError) -> Schema {
+        do {
+            return try await database.apply(changes).schema
+        } catch {
+            throw CloudKitError(error)
+        }
+    }
+
+    private static func failure(_ error: any Error) -> CloudKitError {
+        switch error {
+        case let error as CloudKitError: error
+        case let error as RecordError: CloudKitError(error)
+        default: CloudKitError(RecordError(wrapping: error))
+        }
+    }
+}

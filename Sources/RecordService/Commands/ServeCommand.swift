@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import Metrics
+import Prometheus
+import ServiceLifecycle
+
+/// `shop serve`: serves the data folder until SIGTERM or SIGINT.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the data folder: CloudKit Web Services and GraphQL over HTTP.",
+        discussion: """
+            Prints 'shop serve: listening on http://HOST:PORT' once it accepts connections. \
+            SIGTERM or SIGINT stops accepting, finishes the requests in flight (up to 10 s) and exits 0.
+            Example: shop serve --port 0 --data /tmp/shop-data
+            """
+    )
+
+    @OptionGroup var data: DataOption
+    @Option(help: "The address to listen on.") var host = "127.0.0.1"
+    @Option(help: "The port to listen on (0 picks a free one).") var port = 8080
+    @Option(help: "The CloudKit container served.") var container = ServiceConfiguration.defaultContainer
+    @Option(
+        name: .customLong("transaction-retention"),
+        help: ArgumentHelp("How long idempotency keys and their stored responses are kept: 90s, 30m, 24h, 7d.", valueName: "DURATION")
+    )
+    var transactionRetention = "24h"
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535, not \(port)") }
+        guard RetentionDuration.parse(transactionRetention) != nil else {
+            throw ValidationError("--transaction-retention takes a number with s, m, h or d (e.g. 24h), not '\(transactionRetention)'")
+        }
+    }
+
+    func run() async throws {
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        let metrics = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics))
+        var logger = Logger(label: "shop serve")
+        logger.logLevel = .info
+        let configuration = ServiceConfiguration(
+            host: host, port: port, data: try data.folder(), container: container,
+            transactionRetention: RetentionDuration.parse(transactionRetention) ?? ServiceConfiguration.defaultTransactionRetention
+        )
+        let state = try ServiceState(configuration: configuration, metrics: metrics)
+        let host = self.host
+        let app = try await buildApplication(state, logger: logger) { port in
+            print("shop serve: listening on http://\(host):\(port)")
+            fflush(nil)
+        }
+        var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        group.maximumGracefulShutdownDuration = .seconds(10)
+        try await ServiceGroup(configuration: group).run()
+    }
+}
+
+/// A duration written as a number and a unit: `90s`, `30m`, `24h`, `7d`.
+enum RetentionDuration {
+    static func parse(_ text: String) -> Duration? {
+        guard let unit = text.last, let count = Int64(text.dropLast()), count >= 0, count <= 100 * 365 else { return nil }
+        switch unit {
+        case "s": return .seconds(count)
+        case "m": return .seconds(count * 60)
+        case "h": return .seconds(count * 3600)
+        case "d": return .seconds(count * 86400)
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import RecordKit
+
+/// The service's commands of the `shop` executable: `shop serve` and `shop token …`.
+///
+/// The executable asks ``run(_:)`` first; it answers `nil` for every other command line without
+/// touching anything, so the REPL starts as fast as without the service.
+public enum ServiceCommandLine {
+    /// The first arguments that name a service command.
+    static let commandNames: Set<String> = ["serve", "token"]
+
+    /// Runs `arguments` (without the program name) when they name a service command, and returns
+    /// the exit status; `nil` when they do not.
+    public static func run(_ arguments: [String]) async -> Int32? {
+        guard let first = arguments.first, commandNames.contains(first) else { return nil }
+        do {
+            var command = try ServiceCommands.parseAsRoot(arguments)
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+            return 0
+        } catch let error as RecordError {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            return 1
+        } catch {
+            let code = ServiceCommands.exitCode(for: error)
+            let message = ServiceCommands.fullMessage(for: error)
+            if code == .success {
+                print(message)
+            } else if !message.isEmpty {
+                FileHandle.standardError.write(Data((message + "\n").utf8))
+            }
+            return code.rawValue
+        }
+    }
+}
+
+/// The root of the service's commands, named `shop` in their help.
+struct ServiceCommands: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shop",
+        abstract: "The record service: serve the data folder over HTTP and manage its tokens.",
+        subcommands: [ServeCommand.self, TokenCommand.self]
+    )
+}
+
+/// `--data DIR`, shared by every service command.
+struct DataOption: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The data folder (default: the folder of the REPL's default database).", valueName: "DIR"))
+    var data: String?
+
+    func folder() throws -> DataFolder {
+        try DataFolder(path: data ?? DataFolder.defaultPath())
+    }
+}

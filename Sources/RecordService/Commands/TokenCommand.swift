@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+
+/// `shop token create|list|revoke`: the bearer tokens of a data folder.
+struct TokenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token",
+        abstract: "Create, list and revoke the service's bearer tokens.",
+        subcommands: [Create.self, List.self, Revoke.self]
+    )
+
+    struct Create: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a token and print it (the only time it is shown; only its SHA-256 is kept).",
+            discussion: "Example: shop token create --admin --label ops"
+        )
+
+        @OptionGroup var data: DataOption
+        @Flag(help: "A token that may do everything.") var admin = false
+        @Option(help: ArgumentHelp("A token acting as the user NAME (roles _icloud and _creator).", valueName: "NAME")) var user: String?
+        @Flag(help: "An API token: _world, which reads the public database.") var api = false
+        @Option(help: ArgumentHelp("The name to list and revoke it by (default: generated).", valueName: "TEXT")) var label: String?
+
+        func validate() throws {
+            let chosen = [admin, user != nil, api].filter { $0 }.count
+            guard chosen == 1 else { throw ValidationError("choose exactly one of --admin, --user NAME and --api") }
+            if let user, user.isEmpty || user.utf8.count > 255 {
+                throw ValidationError("--user takes a name of 1 to 255 bytes")
+            }
+        }
+
+        func run() throws {
+            let principal: Principal = admin ? .admin : api ? .world : .user(user ?? "")
+            let store = try TokenStore(folder: try data.folder())
+            let (token, info) = try store.create(for: principal, label: label)
+            print(token.text)
+            FileHandle.standardError.write(Data("token '\(info.label)' for \(principal) created; it is not shown again\n".utf8))
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the tokens by label (never the tokens themselves).")
+
+        @OptionGroup var data: DataOption
+
+        func run() throws {
+            let tokens = try TokenStore(folder: try data.folder()).list()
+            let width = max(5, tokens.map(\.label.count).max() ?? 0)
+            print("label".padding(toLength: width, withPad: " ", startingAt: 0) + "  for")
+            for token in tokens {
+                print(token.label.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(token.principal)")
+            }
+        }
+    }
+
+    struct Revoke: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Revoke the token with LABEL: requests bearing it fail from now on.",
+            discussion: "Example: shop token revoke ops"
+        )
+
+        @OptionGroup var data: DataOption
+        @Argument(help: "The token's label.") var label: String
+
+        func run() throws {
+            try TokenStore(folder: try data.folder()).revoke(label: label)
+            print("token '\(label)' revoked")
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import RecordKit
+
+/// The folder `shop serve` keeps everything in (DESIGN: the data folder).
+///
+/// Its `shop.sqlite` is the public database of the `development` environment, the same file the
+/// REPL opens by default, so `shop` and `shop serve` see the same lists. Beside it: `accounts.sqlite`
+/// (token hashes and accounts) and `production.sqlite` (the `production` environment's public
+/// database).
+public struct DataFolder: Sendable, Hashable {
+    /// The folder's path.
+    public let path: String
+
+    /// The folder at `path`, created when missing.
+    public init(path: String) throws(RecordError) {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw RecordError(.invalidArguments, "cannot create the data folder \(path): \(error.localizedDescription); pass --data DIR")
+        }
+        self.path = path
+    }
+
+    /// The folder of the REPL's default database: `$XDG_DATA_HOME/shop`, else `~/.local/share/shop`.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+        return dataHome + "/shop"
+    }
+
+    /// The file of the public database of `environment`.
+    func publicDatabasePath(_ environment: ServiceEnvironment) -> String {
+        switch environment {
+        case .development: path + "/shop.sqlite"
+        case .production: path + "/production.sqlite"
+        }
+    }
+
+    /// The file of the accounts and token hashes.
+    var accountsPath: String { path + "/accounts.sqlite" }
+}

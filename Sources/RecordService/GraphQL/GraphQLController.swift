@@ -1,0 +1,133 @@
+import Foundation
+import GraphQL
+import Hummingbird
+import RecordKit
+import RecordQL
+
+/// GraphQL over HTTP (the GraphQL-over-HTTP draft): `GET` and `POST` of `…/graphql`.
+///
+/// With `application/graphql-response+json` the status tells the outcome: 400 for a body or
+/// parameters that are not a GraphQL request or a document that does not parse, 422 for a
+/// document that fails validation, variables that do not fit or an operation that is not there,
+/// 405 for a mutation over GET, 200 once the operation ran (field errors included). A client
+/// that accepts only `application/json` gets 200 for every GraphQL request error, as the
+/// draft's legacy type says. 401/403 without a fitting credential, 406 for an `Accept` the
+/// service cannot meet, 415 for a body that is not `application/json`.
+struct GraphQLController {
+    let writes: IdempotentWrites
+
+    func addRoutes(to group: RouterGroup<ServiceRequestContext>) {
+        group.get("graphql") { request, context in try await self.get(request, context: context) }
+        group.post("graphql") { request, context in try await self.post(request, context: context) }
+    }
+
+    private func get(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        let mediaType = try Self.responseType(for: request)
+        var items: [String: String] = [:]
+        for (key, value) in request.uri.queryParameters { items[String(key)] = String(value) }
+        return try await answer(
+            { () throws(GraphQLHTTPRequest.Malformed) in try GraphQLHTTPRequest(queryItems: items) },
+            request: request, method: .get, principal: principal, mediaType: mediaType, context: context
+        )
+    }
+
+    private func post(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        let mediaType = try Self.responseType(for: request)
+        try Self.checkContentType(request.headers[.contentType])
+        var request = request
+        let body = try await request.collectBody(upTo: context.maxUploadSize)
+        return try await answer(
+            { () throws(GraphQLHTTPRequest.Malformed) in try GraphQLHTTPRequest(body: body.readableBytesView) },
+            request: request, method: .post, principal: principal, mediaType: mediaType, context: context
+        )
+    }
+
+    private func answer(
+        _ readParameters: () throws(GraphQLHTTPRequest.Malformed) -> GraphQLHTTPRequest,
+        request: Request, method: HTTPRequest.Method, principal: Principal, mediaType: GraphQLMediaType, context: ServiceRequestContext
+    ) async throws -> Response {
+        let parameters: GraphQLHTTPRequest
+        do throws(GraphQLHTTPRequest.Malformed) {
+            parameters = try readParameters()
+        } catch {
+            return Self.requestError(.badRequest, error.reason, mediaType: mediaType)
+        }
+        let engine = try context.requireDatabase().graphQL
+        let operation: PreparedOperation
+        do {
+            operation = try await engine.prepare(document: parameters.query, variables: parameters.variables, operationName: parameters.operationName)
+        } catch {
+            if error.kind == .mutation, method != .post { throw Self.mutationOverGet }
+            let status: HTTPResponse.Status = error.stage == .parse ? .badRequest : .unprocessableContent
+            return Self.response(status: status, json: error.response.json, mediaType: mediaType)
+        }
+        guard operation.kind == .mutation else {
+            return Self.response(status: .ok, json: await engine.run(operation).json, mediaType: mediaType)
+        }
+        guard method == .post else { throw Self.mutationOverGet }
+        return try await mutate(operation, key: try IdempotencyKey.of(request), principal: try context.requireWriter(), mediaType: mediaType, engine: engine)
+    }
+
+    private static var mutationOverGet: ServiceError {
+        ServiceError(.methodNotAllowed, code: .badRequest, "a mutation must be sent with POST, not GET", headers: [.allow: "POST"])
+    }
+
+    /// Runs a mutation, under the request's `Idempotency-Key` (or its `@transaction(id:)`) in
+    /// the principal's scope: a retry gets the stored response with `Idempotent-Replayed: true`,
+    /// a key reused for another request 422, a retry while the first runs 409.
+    private func mutate(
+        _ operation: PreparedOperation, key: IdempotencyKey?, principal: Principal, mediaType: GraphQLMediaType, engine: RecordQLEngine
+    ) async throws -> Response {
+        let scope = TransactionScope(principal)
+        let options = TransactionOptions(id: key?.text, scope: scope.prefix)
+        let run = { @Sendable () async -> GraphQLResponse in await engine.run(operation, transaction: options) }
+        let response = if let key { try await writes.inFlight.whileRunning(scope.storedID(key.text), run) } else { await run() }
+        if response.errors.contains(where: { $0.code == .transactionConflict }) {
+            return Self.response(status: .unprocessableContent, json: response.json, mediaType: mediaType)
+        }
+        var answer = Self.response(status: .ok, json: response.json, mediaType: mediaType)
+        if response.isReplay { answer.headers[.idempotentReplayed] = "true" }
+        return answer
+    }
+
+    /// The media type to answer with, or 406.
+    static func responseType(for request: Request) throws(ServiceError) -> GraphQLMediaType {
+        guard case .chosen(let type) = GraphQLMediaType.negotiate(request.headers[.accept]) else {
+            throw ServiceError(
+                .notAcceptable, code: .badRequest,
+                "the Accept header allows neither application/graphql-response+json nor application/json (charset utf-8)"
+            )
+        }
+        return type
+    }
+
+    /// 415 unless the body is `application/json` (in UTF-8, the only charset accepted).
+    static func checkContentType(_ value: String?) throws(ServiceError) {
+        let parts = (value ?? "").split(separator: ";").map { $0.trimmingWhitespace().lowercased() }
+        let charset = parts.dropFirst().first { $0.hasPrefix("charset=") }.map { $0.dropFirst("charset=".count) }
+        guard parts.first == "application/json", charset == nil || charset == "utf-8" || charset == "\"utf-8\"" else {
+            throw ServiceError(
+                .unsupportedMediaType, code: .badRequest,
+                "a GraphQL POST body must be 'Content-Type: application/json' (UTF-8), not '\(value ?? "none")'"
+            )
+        }
+    }
+
+    /// A GraphQL request error: `status` under `application/graphql-response+json`, 200 under
+    /// the legacy `application/json`.
+    static func requestError(_ status: HTTPResponse.Status, _ message: String, mediaType: GraphQLMediaType) -> Response {
+        let json = "{\"errors\":[{\"message\":" + JSONText.string(message) + ",\"extensions\":{\"code\":\"invalidArguments\"}}]}"
+        return response(status: status, json: json, mediaType: mediaType)
+    }
+
+    static func response(status: HTTPResponse.Status, json: String, mediaType: GraphQLMediaType) -> Response {
+        let status = mediaType == .json && status != .methodNotAllowed ? .ok : status
+        return Response(
+            status: status,
+            headers: [.contentType: mediaType.rawValue + "; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: json))
+        )
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import GraphQL
+
+/// The parameters of a GraphQL-over-HTTP request (`query`, `operationName`, `variables`,
+/// `extensions`), read from a POST's JSON body or a GET's query string.
+struct GraphQLHTTPRequest: Sendable {
+    var query: String
+    var operationName: String?
+    var variables: [String: Map]
+
+    /// Why the parameters could not be read: the request is not a well-formed
+    /// GraphQL-over-HTTP request (400).
+    struct Malformed: Error, Sendable {
+        var reason: String
+    }
+
+    /// The parameters of a POST body.
+    init(body: some DataProtocol) throws(Malformed) {
+        let object: Map
+        do {
+            object = try JSONDecoder().decode(Map.self, from: Data(body))
+        } catch {
+            throw Malformed(reason: "the body is not JSON: \(Self.describe(error)); send {\"query\": \"…\"}")
+        }
+        guard case .dictionary(let members) = object else {
+            throw Malformed(reason: "the body must be a JSON object such as {\"query\": \"{ __typename }\"}")
+        }
+        var parameters: [String: Map] = [:]
+        for (key, value) in members { parameters[key] = value }
+        try self.init(
+            query: parameters["query"],
+            operationName: parameters["operationName"],
+            variables: parameters["variables"],
+            extensions: parameters["extensions"]
+        )
+    }
+
+    /// The parameters of a GET query string: `variables` and `extensions` are JSON texts.
+    init(queryItems: [String: String]) throws(Malformed) {
+        func json(_ name: String) throws(Malformed) -> Map? {
+            guard let text = queryItems[name] else { return nil }
+            do {
+                return try JSONDecoder().decode(Map.self, from: Data(text.utf8))
+            } catch {
+                throw Malformed(reason: "the '\(name)' parameter is not JSON: \(Self.describe(error))")
+            }
+        }
+        try self.init(
+            query: queryItems["query"].map(Map.string),
+            operationName: queryItems["operationName"].map(Map.string),
+            variables: try json("variables"),
+            extensions: try json("extensions")
+        )
+    }
+
+    private init(query: Map?, operationName: Map?, variables: Map?, extensions: Map?) throws(Malformed) {
+        guard let query else {
+            throw Malformed(reason: "the request has no 'query' parameter; send the GraphQL document in 'query'")
+        }
+        guard case .string(let text) = query else {
+            throw Malformed(reason: "the 'query' parameter must be a string holding the GraphQL document")
+        }
+        self.query = text
+        switch operationName {
+        case nil, .null?, .undefined?: self.operationName = nil
+        case .string(let name)?: self.operationName = name
+        default: throw Malformed(reason: "the 'operationName' parameter must be a string or null")
+        }
+        switch variables {
+        case nil, .null?, .undefined?: self.variables = [:]
+        case .dictionary(let members)?:
+            var values: [String: Map] = [:]
+            for (key, value) in members { values[key] = value }
+            self.variables = values
+        default: throw Malformed(reason: "the 'variables' parameter must be a JSON object or null")
+        }
+        switch extensions {
+        case nil, .null?, .undefined?, .dictionary?: break
+        default: throw Malformed(reason: "the 'extensions' parameter must be a JSON object or null")
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        guard case DecodingError.dataCorrupted(let context) = error else { return "\(error)" }
+        return context.underlyingError.map { "\($0.localizedDescription)" } ?? context.debugDescription
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+import RecordKit
+@testable import RecordService
+
+@Suite struct CloudKitErrorTests {
+    @Test func engineErrorsGetCloudKitsCodesAndStatuses() {
+        let cases: [(RecordError.Code, Bool, CloudKitError.Code, Int)] = [
+            (.invalidArguments, false, .badRequest, 400),
+            (.schemaViolation, false, .badRequest, 400),
+            (.limitExceeded, false, .badRequest, 400),
+            (.unknownItem, false, .notFound, 404),
+            (.serverRecordChanged, false, .conflict, 409),
+            (.serverRecordChanged, true, .exists, 409),
+            (.transactionConflict, false, .conflict, 409),
+            (.referenceViolation, false, .validatingReferenceError, 412),
+            (.internalError, false, .internalError, 500),
+        ]
+        for (engineCode, creating, code, status) in cases {
+            let error = CloudKitError(RecordError(engineCode, "why", recordType: "Items", recordName: "I1"), creating: creating)
+            #expect(error.code == code)
+            #expect(error.status == status)
+            #expect(error.reason == "why")
+        }
+    }
+
+    @Test func statusesAreCloudKits() {
+        let statuses = Dictionary(uniqueKeysWithValues: CloudKitError.Code.allCases.map { ($0.rawValue, $0.status) })
+        #expect(statuses == [
+            "BAD_REQUEST": 400, "AUTHENTICATION_FAILED": 401, "ACCESS_DENIED": 403, "NOT_FOUND": 404,
+            "ZONE_NOT_FOUND": 404, "CONFLICT": 409, "EXISTS": 409, "VALIDATING_REFERENCE_ERROR": 412,
+            "QUOTA_EXCEEDED": 413, "AUTHENTICATION_REQUIRED": 421, "THROTTLED": 429, "INTERNAL_ERROR": 500,
+            "TRY_AGAIN_LATER": 503,
+        ])
+    }
+
+    @Test func bodiesHaveUUIDCodeAndReasonAndNoNulls() {
+        let error = CloudKitError(.conflict, "stale", recordName: "I1", recordType: "Items")
+        #expect(error.body(uuid: "u").serialized == #"{"reason":"stale","serverErrorCode":"CONFLICT","uuid":"u"}"#)
+        #expect(error.operationResult.serialized == #"{"reason":"stale","recordName":"I1","recordType":"Items","serverErrorCode":"CONFLICT"}"#)
+        #expect(CloudKitError(.badRequest, "bad").operationResult.serialized == #"{"reason":"bad","serverErrorCode":"BAD_REQUEST"}"#)
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+import RecordKit
+@testable import RecordService
+
+/// Field values as CloudKit clients send them (untagged, typed by the schema) and as responses
+/// carry them (tagged).
+@Suite struct CloudKitFieldValueTests {
+    static func json(_ text: String) throws -> JSONValue {
+        try JSONValue.parse(Data(text.utf8))
+    }
+
+    static func decode(_ text: String, as type: FieldType) throws -> Value {
+        try CloudKitFieldValue.decode(try json(text), as: type, where: "T.f")
+    }
+
+    @Test func untaggedValuesAreTypedByTheField() throws {
+        #expect(try Self.decode(#"{"value": "Milk"}"#, as: .string) == .string("Milk"))
+        #expect(try Self.decode(#"{"value": 9007199254740993}"#, as: .int64) == .int64(9_007_199_254_740_993))
+        #expect(try Self.decode(#"{"value": true}"#, as: .int64) == .int64(1))
+        #expect(try Self.decode(#"{"value": 2}"#, as: .double) == .double(2))
+        #expect(try Self.decode(#"{"value": 1.5}"#, as: .number(preferred: nil)) == .double(1.5))
+        #expect(try Self.decode(#"{"value": "AAEC"}"#, as: .bytes) == .bytes(Data([0, 1, 2])))
+        #expect(try Self.decode(#"{"value": {"recordName": "L1"}}"#, as: .reference) == .reference(Reference("L1")))
+        #expect(
+            try Self.decode(#"{"value": {"recordName": "L1", "action": "DELETE_SELF", "zoneID": {"zoneName": "_defaultZone"}}}"#, as: .reference)
+                == .reference(Reference("L1", action: .deleteSelf))
+        )
+        #expect(
+            try Self.decode(#"{"value": {"latitude": 48.85, "longitude": 2.35, "altitude": 35, "horizontalAccuracy": 5}}"#, as: .location)
+                == .location(Location(latitude: 48.85, longitude: 2.35))
+        )
+        #expect(try Self.decode(#"{"value": ["a", "b"]}"#, as: .list(.string)) == .list([.string("a"), .string("b")]))
+        #expect(try Self.decode(#"{"value": [{"recordName": "a"}]}"#, as: .list(.reference)) == .list([.reference(Reference("a"))]))
+    }
+
+    @Test func timestampsAreMillisecondsWithFractionsAllowed() throws {
+        #expect(try Self.decode(#"{"value": 1700000000123}"#, as: .timestamp) == .timestamp(Date(timeIntervalSince1970: 1_700_000_000.123)))
+        let fractional = try Self.decode(#"{"value": 1700000000123.4}"#, as: .timestamp)
+        guard case .timestamp(let date) = fractional else { Issue.record("not a timestamp"); return }
+        #expect(Timestamp.milliseconds(date) == 1_700_000_000_123)
+        let encoded = CloudKitFieldValue.encode(fractional, type: .timestamp, assetURL: { _ in "" })
+        #expect(encoded.serialized == #"{"type":"TIMESTAMP","value":1700000000123}"#)
+    }
+
+    @Test func tagsAreAcceptedWhenTheyFitTheField() throws {
+        #expect(try Self.decode(#"{"value": 3, "type": "INT64"}"#, as: .int64) == .int64(3))
+        #expect(try Self.decode(#"{"value": 3, "type": "INT64"}"#, as: .double) == .double(3))
+        #expect(try Self.decode(#"{"value": ["a"], "type": "STRING_LIST"}"#, as: .list(.string)) == .list([.string("a")]))
+        #expect(try Self.decode(#"{"value": ["a"], "type": "LIST"}"#, as: .list(.string)) == .list([.string("a")]))
+        #expect(try Self.decode(#"{"value": {"recordName": "x"}, "type": "REFERENCE"}"#, as: .reference) == .reference(Reference("x")))
+    }
+
+    @Test(arguments: [
+        (#"{"value": "3"}"#, FieldType.int64, "is INT64 but its value is a string"),
+        (#"{"value": 3, "type": "STRING"}"#, .int64, "tagged \"STRING\""),
+        (#"{"value": "not base64!"}"#, .bytes, "base64"),
+        (#"{"value": {"action": "NONE"}}"#, .reference, "recordName"),
+        (#"{"value": {"recordName": "x", "action": "VALIDATE"}}"#, .reference, "NONE, DELETE_SELF"),
+        (#"{"value": {"latitude": 91, "longitude": 0}}"#, .location, "±90"),
+        (#"{"value": [1, "two"]}"#, .list(.int64), "T.f[1] is INT64"),
+        (#""Milk""#, .string, "field value dictionary"),
+        (#"{"type": "STRING"}"#, .string, "field value dictionary"),
+    ])
+    func wrongValuesAreBadRequestsNamingTheField(text: String, type: FieldType, reason: String) throws {
+        #expect {
+            try Self.decode(text, as: type)
+        } throws: { error in
+            guard let error = error as? CloudKitError else { return false }
+            return error.code == .badRequest && error.reason.contains(reason) && error.reason.contains("T.f")
+        }
+    }
+
+    @Test func aReferenceToAnotherZoneIsZoneNotFound() throws {
+        #expect {
+            try Self.decode(#"{"value": {"recordName": "x", "zoneID": {"zoneName": "Elsewhere"}}}"#, as: .reference)
+        } throws: { ($0 as? CloudKitError)?.code == .zoneNotFound }
+    }
+
+    @Test func assetsComeFromAnUploadReceipt() throws {
+        let content = Data("hello".utf8)
+        let value = try CloudKitFieldValue.decode(
+            try Self.json(#"{"value": {"receipt": "r1", "fileChecksum": "x", "size": 5}}"#), as: .asset, where: "T.f",
+            uploads: { $0 == "r1" ? content : nil }
+        )
+        #expect(value == .asset(Asset(content: content)))
+        #expect { try Self.decode(#"{"value": {"receipt": "gone"}}"#, as: .asset) } throws: { ($0 as? CloudKitError)?.reason.contains("assets/upload") == true }
+    }
+
+    @Test func responsesTagEveryValueWithCloudKitsTypeNames() {
+        let url: (Asset) -> String = { "https://h/\($0.sha256)" }
+        let cases: [(Value, FieldType, String)] = [
+            (.string("a"), .string, #"{"type":"STRING","value":"a"}"#),
+            (.int64(2), .int64, #"{"type":"INT64","value":2}"#),
+            (.double(2.5), .double, #"{"type":"DOUBLE","value":2.5}"#),
+            (.int64(2), .number(preferred: nil), #"{"type":"NUMBER_INT64","value":2}"#),
+            (.double(2.5), .number(preferred: nil), #"{"type":"NUMBER_DOUBLE","value":2.5}"#),
+            (.bytes(Data([0, 1, 2])), .bytes, #"{"type":"BYTES","value":"AAEC"}"#),
+            (.reference(Reference("L1", action: .deleteSelf)), .reference, #"{"type":"REFERENCE","value":{"action":"DELETE_SELF","recordName":"L1"}}"#),
+            (.location(Location(latitude: 1.5, longitude: -2.5)), .location, #"{"type":"LOCATION","value":{"latitude":1.5,"longitude":-2.5}}"#),
+            (.asset(Asset(size: 3, sha256: "ab")), .asset, #"{"type":"ASSETID","value":{"downloadURL":"https://h/ab","fileChecksum":"ab","size":3}}"#),
+            (.list([.string("a")]), .list(.string), #"{"type":"STRING_LIST","value":["a"]}"#),
+            (.list([.reference(Reference("x"))]), .list(.reference), #"{"type":"REFERENCE_LIST","value":[{"action":"NONE","recordName":"x"}]}"#),
+        ]
+        for (value, type, expected) in cases {
+            #expect(CloudKitFieldValue.encode(value, type: type, assetURL: url).serialized == expected)
+        }
+    }
+
+    @Test func newFieldsAreTypedFromTheirFirstValue() throws {
+        let cases: [(String, FieldType?)] = [
+            (#"{"value": "a"}"#, .string),
+            (#"{"value": 3}"#, .int64),
+            (#"{"value": 3.5}"#, .double),
+            (#"{"value": 1700000000000, "type": "TIMESTAMP"}"#, .timestamp),
+            (#"{"value": {"recordName": "x"}}"#, .reference),
+            (#"{"value": {"latitude": 1, "longitude": 2}}"#, .location),
+            (#"{"value": {"receipt": "r"}}"#, .asset),
+            (#"{"value": ["a"]}"#, .list(.string)),
+            (#"{"value": [], "type": "INT64_LIST"}"#, .list(.int64)),
+            (#"{"value": []}"#, nil),
+            (#"{"value": {"what": 1}}"#, nil),
+        ]
+        for (text, expected) in cases {
+            #expect(CloudKitFieldValue.inferredType(of: try Self.json(text)) == expected, "\(text)")
+        }
+    }
+}
+
+@Suite struct AssetUploadsTests {
+    @Test func anUploadToAnIssuedTokenGivesAReceiptForItsBytes() throws {
+        let uploads = AssetUploads()
+        let token = uploads.issueToken(recordName: "I1", recordType: "Items", fieldName: "photo")
+        let receipt = try uploads.upload(Data("hello".utf8), token: token)
+        #expect(receipt.size == 5)
+        #expect(receipt.fileChecksum == Asset(content: Data("hello".utf8)).sha256)
+        #expect(uploads.content(receipt: receipt.receipt) == Data("hello".utf8))
+        // A token is good for one upload.
+        #expect { try uploads.upload(Data("again".utf8), token: token) } throws: { ($0 as? CloudKitError)?.code == .notFound }
+        #expect { try uploads.upload(Data(), token: "made-up") } throws: { ($0 as? CloudKitError)?.code == .notFound }
+        #expect(uploads.content(receipt: "made-up") == nil)
+    }
+}

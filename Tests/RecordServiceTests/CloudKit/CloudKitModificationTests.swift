@@ -1,0 +1,194 @@
+import Foundation
+import Testing
+import RecordKit
+@testable import RecordService
+import TestSupport
+
+/// The seven operation types with CloudKit's change-tag rules, atomic and not, applied to the
+/// shopping schema (without its NOT EMPTY rules, so records may lack a name).
+@Suite struct CloudKitModificationTests {
+    static func modify(_ body: String, in db: RecordDatabase) throws -> [JSONValue] {
+        let request = try CloudKitModifyRequest(try JSONValue.parse(Data(body.utf8)))
+        let stored = try db.fetch(recordNames: request.untypedRecordNames)
+        let modification = try CloudKitModification(
+            request, schema: try db.schema, storedTypes: Dictionary(uniqueKeysWithValues: stored.map { ($0.recordName, $0.recordType) }),
+            uploads: { _ in nil }, assetURL: { _ in "" }
+        )
+        do {
+            return try db.write { try modification.apply(in: $0) }
+        } catch {
+            throw modification.failure(error)
+        }
+    }
+
+    static func operation(_ type: String, _ record: String) -> String {
+        #"{"operationType": "\#(type)", "record": \#(record)}"#
+    }
+
+    static func batch(_ operations: [String], atomic: Bool = true) -> String {
+        #"{"atomic": \#(atomic), "operations": [\#(operations.joined(separator: ", "))]}"#
+    }
+
+    static func seeded() throws -> (RecordDatabase, tag: String) {
+        let db = try RecordDatabase.inMemory(bootstrap: try Schema.shopping.withoutRules)
+        let list = try db.create(Record("Lists", recordName: "L1", fields: ["name": .string("Groceries")]))
+        try db.create(Record("Items", recordName: "I1", fields: ["name": .string("Milk"), "list": .reference(Reference("L1", action: .deleteSelf))]))
+        return (db, list.changeTag!)
+    }
+
+    static func expectFailure(_ code: CloudKitError.Code, _ body: String, in db: RecordDatabase, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        #expect(sourceLocation: sourceLocation) {
+            try modify(body, in: db)
+        } throws: { ($0 as? CloudKitError)?.code == code }
+    }
+
+    @Test func createMakesARecordAndGeneratesANameWhenNoneIsGiven() throws {
+        let (db, _) = try Self.seeded()
+        let results = try Self.modify(Self.batch([
+            Self.operation("create", #"{"recordType": "Lists", "recordName": "L2", "fields": {"name": {"value": "Hardware"}}}"#),
+            Self.operation("create", #"{"recordType": "Lists", "fields": {"name": {"value": "Unnamed"}}}"#),
+        ]), in: db)
+        #expect(results[0]["recordName"] == .string("L2"))
+        #expect(results[0]["recordChangeTag"] != nil)
+        #expect(results[0]["fields"]?["name"]?["value"] == .string("Hardware"))
+        guard case .string(let generated)? = results[1]["recordName"] else { Issue.record("no name"); return }
+        #expect(try db.fetch(recordName: generated)?["name"] == .string("Unnamed"))
+    }
+
+    @Test func creatingAnExistingNameIsExists() throws {
+        let (db, _) = try Self.seeded()
+        Self.expectFailure(.exists, Self.batch([Self.operation("create", #"{"recordType": "Lists", "recordName": "L1"}"#)]), in: db)
+        Self.expectFailure(.exists, Self.batch([Self.operation("create", #"{"recordType": "Items", "recordName": "L1"}"#)]), in: db)
+    }
+
+    @Test func updateChangesOnlyTheGivenFieldsWhenTheTagMatches() throws {
+        let (db, tag) = try Self.seeded()
+        try db.addField(FieldDefinition("number", .int64), to: "Items")
+        let item = try db.fetch(recordName: "I1")!
+        let results = try Self.modify(Self.batch([
+            Self.operation("update", #"{"recordName": "I1", "recordChangeTag": "\#(item.changeTag!)", "fields": {"number": {"value": 2}}}"#),
+        ]), in: db)
+        #expect(results[0]["recordType"] == .string("Items"))
+        let stored = try db.fetch(recordName: "I1")!
+        #expect(stored["number"] == .int64(2))
+        #expect(stored["name"] == .string("Milk"))
+        Self.expectFailure(.conflict, Self.batch([Self.operation("update", #"{"recordName": "L1", "recordChangeTag": "stale", "fields": {"name": {"value": "x"}}}"#)]), in: db)
+        Self.expectFailure(.notFound, Self.batch([Self.operation("update", #"{"recordName": "nope", "recordChangeTag": "\#(tag)"}"#)]), in: db)
+        Self.expectFailure(.badRequest, Self.batch([Self.operation("update", #"{"recordName": "L1", "fields": {}}"#)]), in: db)
+    }
+
+    @Test func aNullFieldValueRemovesTheField() throws {
+        let (db, _) = try Self.seeded()
+        try Self.modify(Self.batch([Self.operation("forceUpdate", #"{"recordType": "Items", "recordName": "I1", "fields": {"name": {"value": null}}}"#)]), in: db)
+        #expect(try db.fetch(recordName: "I1")?["name"] == nil)
+    }
+
+    @Test func forceUpdateIgnoresTheTagAndCreatesAMissingRecord() throws {
+        let (db, _) = try Self.seeded()
+        try Self.modify(Self.batch([
+            Self.operation("forceUpdate", #"{"recordType": "Lists", "recordName": "L1", "recordChangeTag": "stale", "fields": {"name": {"value": "Food"}}}"#),
+            Self.operation("forceUpdate", #"{"recordType": "Lists", "recordName": "L9", "fields": {"name": {"value": "New"}}}"#),
+        ]), in: db)
+        #expect(try db.fetch(recordNames: ["L1", "L9"]).map { $0["name"] } == [.string("Food"), .string("New")])
+    }
+
+    @Test func replaceRemovesTheFieldsLeftOut() throws {
+        let (db, _) = try Self.seeded()
+        let item = try db.fetch(recordName: "I1")!
+        try Self.modify(Self.batch([
+            Self.operation("replace", #"{"recordType": "Items", "recordName": "I1", "recordChangeTag": "\#(item.changeTag!)", "fields": {"name": {"value": "Oat milk"}}}"#),
+        ]), in: db)
+        let stored = try db.fetch(recordName: "I1")!
+        #expect(stored.fields == ["name": .string("Oat milk")])
+        Self.expectFailure(.conflict, Self.batch([Self.operation("replace", #"{"recordType": "Items", "recordName": "I1", "recordChangeTag": "\#(item.changeTag!)"}"#)]), in: db)
+        Self.expectFailure(.notFound, Self.batch([Self.operation("replace", #"{"recordType": "Items", "recordName": "I9", "recordChangeTag": "x"}"#)]), in: db)
+    }
+
+    @Test func forceReplaceIgnoresTheTagAndCreatesAMissingRecord() throws {
+        let (db, _) = try Self.seeded()
+        try Self.modify(Self.batch([
+            Self.operation("forceReplace", #"{"recordType": "Lists", "recordName": "L1", "recordChangeTag": "stale", "fields": {"name": {"value": "Food"}}}"#),
+            Self.operation("forceReplace", #"{"recordType": "Lists", "recordName": "L9", "fields": {}}"#),
+        ]), in: db)
+        #expect(try db.fetch(recordName: "L1")?["name"] == .string("Food"))
+        #expect(try db.fetch(recordName: "L9") != nil)
+    }
+
+    @Test func deleteChecksTheTagAndCascadesAndNamesTheType() throws {
+        let (db, tag) = try Self.seeded()
+        Self.expectFailure(.conflict, Self.batch([Self.operation("delete", #"{"recordName": "L1", "recordChangeTag": "stale"}"#)]), in: db)
+        let results = try Self.modify(Self.batch([Self.operation("delete", #"{"recordName": "L1", "recordChangeTag": "\#(tag)"}"#)]), in: db)
+        #expect(results[0].serialized == #"{"deleted":true,"recordName":"L1","recordType":"Lists"}"#)
+        #expect(try db.fetch(recordNames: ["L1", "I1"]).isEmpty)
+        Self.expectFailure(.notFound, Self.batch([Self.operation("delete", #"{"recordName": "L1"}"#)]), in: db)
+    }
+
+    @Test func forceDeleteIgnoresTheTag() throws {
+        let (db, _) = try Self.seeded()
+        let results = try Self.modify(Self.batch([Self.operation("forceDelete", #"{"recordName": "I1", "recordChangeTag": "stale"}"#)]), in: db)
+        #expect(results[0]["recordType"] == .string("Items"))
+        #expect(try db.fetch(recordName: "I1") == nil)
+    }
+
+    @Test func anAtomicBatchWithAFailureChangesNothing() throws {
+        let (db, _) = try Self.seeded()
+        Self.expectFailure(.validatingReferenceError, Self.batch([
+            Self.operation("create", #"{"recordType": "Lists", "recordName": "L2", "fields": {"name": {"value": "Hardware"}}}"#),
+            Self.operation("create", #"{"recordType": "Items", "recordName": "I2", "fields": {"list": {"value": {"recordName": "ghost", "action": "DELETE_SELF"}}}}"#),
+        ]), in: db)
+        #expect(try db.fetch(recordName: "L2") == nil)
+    }
+
+    @Test func aNonAtomicBatchReportsEachFailureInItsPlace() throws {
+        let (db, _) = try Self.seeded()
+        let results = try Self.modify(Self.batch([
+            Self.operation("create", #"{"recordType": "Lists", "recordName": "L2", "fields": {"name": {"value": "Hardware"}}}"#),
+            Self.operation("create", #"{"recordType": "Lists", "recordName": "L1"}"#),
+            Self.operation("update", #"{"recordName": "I1", "recordChangeTag": "stale", "fields": {"name": {"value": "x"}}}"#),
+            Self.operation("forceUpdate", #"{"recordType": "Lists", "recordName": "L3", "fields": {"name": {"value": "Garden"}}}"#),
+        ], atomic: false), in: db)
+        #expect(results.map { $0["serverErrorCode"] } == [nil, .string("EXISTS"), .string("CONFLICT"), nil])
+        #expect(results[1]["recordName"] == .string("L1"))
+        #expect(results[1]["recordType"] == .string("Lists"))
+        #expect(results[1]["reason"] != nil)
+        #expect(results[2]["recordType"] == .string("Items"))
+        #expect(try db.fetch(recordNames: ["L2", "L3"]).map { $0["name"] } == [.string("Hardware"), .string("Garden")])
+        #expect(try db.fetch(recordName: "I1")?["name"] == .string("Milk"))
+    }
+
+    @Test(arguments: [
+        (#"{"operations": [{"operationType": "upsert", "record": {"recordName": "x"}}]}"#, "not an operation type"),
+        (#"{"operations": [{"operationType": "create", "record": {"recordName": "x"}}]}"#, "recordType"),
+        (#"{"operations": [{"operationType": "forceDelete", "record": {}}]}"#, "recordName"),
+        (#"{"operations": [{"operationType": "create", "record": {"recordType": "Lists", "recordName": "a"}}, {"operationType": "forceDelete", "record": {"recordName": "a"}}]}"#, "one operation per record"),
+        (#"{"operations": [{"operationType": "create", "record": {"recordType": "Lists", "fields": {"nope": {"value": 1}}}}]}"#, "no field \"nope\""),
+        (#"{"operations": [{"operationType": "create", "record": {"recordType": "Lists", "fields": {"name": {"value": 1}}}}]}"#, "Lists.name is STRING"),
+        (#"{"atomic": "yes", "operations": []}"#, "atomic"),
+        (#"{}"#, "operations array"),
+    ])
+    func malformedRequestsAreBadRequests(body: String, reason: String) throws {
+        let (db, _) = try Self.seeded()
+        #expect {
+            try Self.modify(body, in: db)
+        } throws: { error in
+            guard let error = error as? CloudKitError else { return false }
+            return error.code == .badRequest && error.reason.contains(reason)
+        }
+    }
+
+    @Test func newTypesAndFieldsAreTypedFromTheirValues() throws {
+        let request = try CloudKitModifyRequest(try JSONValue.parse(Data(Self.batch([
+            Self.operation("create", #"{"recordType": "Stores", "recordName": "S1", "fields": {"name": {"value": "Corner"}, "where": {"value": {"latitude": 1, "longitude": 2}}}}"#),
+            Self.operation("forceUpdate", #"{"recordType": "Items", "recordName": "I1", "fields": {"number": {"value": 3}, "name": {"value": "Milk"}}}"#),
+            Self.operation("update", #"{"recordName": "L1", "recordChangeTag": "t", "fields": {"due": {"value": 1700000000000, "type": "TIMESTAMP"}}}"#),
+        ]).utf8)))
+        let additions = try CloudKitSchemaGrowth.additions(for: request.operations, storedTypes: ["L1": "Lists"], schema: try Schema.shopping)
+        #expect(additions.map(\.description) == [
+            "add record type Stores", "add field Items.number INT64", "add field Lists.due TIMESTAMP",
+        ])
+        guard case .addRecordType(let stores) = additions[0] else { Issue.record("no type"); return }
+        #expect(stores.fields.map(\.type) == [.string, .location])
+        #expect(CloudKitSchemaGrowth.refusal(additions)?.reason.contains("production has no record type Stores") == true)
+        #expect(CloudKitSchemaGrowth.refusal([]) == nil)
+    }
+}

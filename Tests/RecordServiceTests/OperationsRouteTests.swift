@@ -1,0 +1,26 @@
+import Foundation
+import HummingbirdTesting
+import Testing
+@testable import RecordService
+
+@Suite("Operating the service")
+struct OperationsRouteTests {
+    @Test func healthAnswersWithoutACredential() async throws {
+        let fixture = try ServiceFixture()
+        try await fixture.test { client in
+            let response = try await client.send(.get, "/health", token: nil)
+            #expect(response.status == .ok)
+            #expect(response.text == #"{"status":"ok"}"#)
+        }
+    }
+
+    @Test func everyResponseEchoesTheClientsRequestID() async throws {
+        let fixture = try ServiceFixture()
+        try await fixture.test { client in
+            let echoed = try await client.send(.get, "/health", token: nil, headers: [.xRequestID: "abc-123"])
+            #expect(echoed.headers[.xRequestID] == "abc-123")
+            let generated = try await client.send(.get, "/health", token: nil)
+            #expect(generated.headers[.xRequestID]?.count == 36)
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import HummingbirdTesting
+import Testing
+@testable import RecordService
+
+/// Writes under an `Idempotency-Key`: stored with the writes, replayed to a retry.
+@Suite("Transactions")
+struct TransactionRouteTests {
+    static let createList = GraphQLRouteTests.createList
+    static let transactionsPath = "/database/1/\(ServiceConfiguration.defaultContainer)/development/public/transactions"
+
+    @Test func aRetryGetsTheStoredResponseAndAppliesNothing() async throws {
+        let fixture = try ServiceFixture()
+        try await fixture.test { client in
+            let first = try await client.send(.post, "/graphql", token: fixture.adminToken, headers: [.idempotencyKey: "k1"], json: Self.createList)
+            #expect(first.status == .ok)
+            #expect(first.headers[.idempotentReplayed] == nil)
+            let retry = try await client.send(.post, "/graphql", token: fixture.adminToken, headers: [.idempotencyKey: "k1"], json: Self.createList)
+            #expect(retry.status == .ok)
+            #expect(retry.headers[.idempotentReplayed] == "true")
+            #expect(retry.text == first.text)
+            // Without the key, creating L1 again fails: it exists once.
+            let again = try await client.send(.post, "/graphql", token: fixture.adminToken, json: Self.createList)
+            #expect(again.text.contains("serverRecordChanged"))
+        }
+    }
+
+    @Test func theSameKeyWithAnotherRequestIsUnprocessable() async throws {
+        let fixture = try ServiceFixture()
+        try await fixture.test { client in
+            try await client.send(.post, "/graphql", token: fixture.adminToken, headers: [.idempotencyKey: "k1"], json: Self.createList)
+            let other = try await client.send(
+                .post, "/graphql", token: fixture.adminToken, headers: [.idempotencyKey: "k1"],
+                json: #"{"query":"mutation { createLists(recordName: \"L2\", fields: {name: \"Hardware\"}) { name } }"}"#
+            )
+            #expect(other.status == .unprocessableContent)
+            #expect(other.text.contains("transactionConflict"))
+        }
+    }
+
+    @Test func keysBelongToOnePrincipal() async throws {
+        let fixture = try ServiceFixture()
+        let user = try fixture.token(for: .user("ann"), label: "ann")
+        try await fixture.test { client in
+            try await client.send(.post, "/graphql", token: fixture.adminToken, headers: [.idempotencyKey: "k1"], json: Self.createList)
+            // Ann's k1 is another transaction: it runs, and L1 exists already.
+            let anns = try await client.send(.post, "/graphql", token: user, headers: [.idempotencyKey: "k1"], json: Self.createList)
+            #expect(anns.headers[.idempotentReplayed] == nil)
+            #expect(anns.text.contains("serverRecordChanged"))
+            let listed = try await client.send(.get, Self.transactionsPath, token: user)
+            #expect(listed.text == #"{"transactions":[]}"#)
+        }
+    }
+
+    @Test func storedTransactionsAreListedShownAndForgotten() async throws {
+        let fixture = try ServiceFixture()
+        try await fixture.test { client in
+            try await client.send(.post, "/graphql", token: fixture.adminToken, headers: [.idempotencyKey: "k1"], json: Self.createList)
+            let listed = try await client.send(.get, Self.transactionsPath, token: fixture.adminToken)
+            #expect(listed.status == .ok)
+            #expect(listed.text.contains(#""id":"k1""#))
+            let shown = try await client.send(.get, Self.transactionsPath + "/k1", token: fixture.adminToken)
+            #expect(shown.status == .ok)
+            #expect(shown.text.contains("Groceries"))
+            let forgotten = try await client.send(.delete, Self.transactionsPath + "/k1", token: fixture.adminToken)
+            #expect(forgotten.status == .noContent)
+            let gone = try await client.send(.get, Self.transactionsPath + "/k1", token: fixture.adminToken)
+            #expect(gone.status == .notFound)
+            #expect(gone.text.contains(#""serverErrorCode":"NOT_FOUND""#))
+        }
+    }
+}
