@@ -29,7 +29,7 @@ import Testing
         #expect(report.machine.hasPrefix("machine: "))
         #expect(report.verdictsAreIndicative)
         let workloads = report.results.map(\.workload)
-        #expect(report.results.count == 9, "rows: \(workloads)")
+        #expect(report.results.count == 11, "rows: \(workloads)")
         for row in report.results {
             let label = Comment(rawValue: row.workload)
             #expect(row.shop.value.isFinite && row.shop.value > 0, label)
@@ -53,6 +53,8 @@ import Testing
         }
         #expect(workloads.first?.contains("POST /graphql, 16 connections") == true)
         #expect(workloads.contains { $0.hasPrefix("records/modify with 200 creates") })
+        #expect(workloads.contains { $0.contains("500 aliased createItems") })
+        #expect(workloads.contains { $0.contains("createManyItems") })
         #expect(workloads.contains { $0.hasPrefix("start to first answered request") })
     }
 }
