@@ -142,7 +142,7 @@ final class ServiceBench {
                 ]))
             })
         }
-        let rate = Double(batches * Self.createsPerRequest) / seconds(since: started)
+        let rate = Double(batches * size) / seconds(since: started)
         log(String(format: "engine modify in process, %d a batch: %.0f records/s", size, rate))
         return rate
     }
