@@ -59,6 +59,7 @@ enum LoopbackHTTP {
     }
 }
 
+/// Seconds from `start` to now.
 func seconds(since start: ContinuousClock.Instant) -> Double {
     let elapsed = ContinuousClock.now - start
     return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18

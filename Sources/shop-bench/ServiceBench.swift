@@ -17,6 +17,8 @@ final class ServiceBench {
     /// Creates per `records/modify` request, and the connections writing.
     static let createsPerRequest = 200
     static let writeConnections = 8
+    /// Creates per GraphQL mutation.
+    static let mutationBatch = 500
     /// Starts timed per server for the start-to-first-answer row (the median is shown).
     static let starts = 3
 
@@ -80,15 +82,35 @@ final class ServiceBench {
             }
         }
         results.append(try p99Row.unwrapped("the p99 row"))
-        let modify = try load(shop.recordsModify(creates: Self.createsPerRequest), on: shop, connections: Self.writeConnections)
+        let writes = [
+            shop.recordsModify(creates: Self.createsPerRequest),
+            shop.graphQLCreates(Self.mutationBatch, listForm: false),
+            shop.graphQLCreates(Self.mutationBatch, listForm: true),
+        ]
+        try await shop.checkWrites(writes)
+        let itemsBefore = try RecordDatabase(path: shop.databasePath).count(matching: Query("Items"))
+        let written = try writes.map { try load($0, on: shop, connections: Self.writeConnections) }
+        let (modify, aliased, listForm) = (written[0], written[1], written[2])
         var memory: [String: Double] = [:]
         for target in targets { memory[target.name] = try target.server.unwrapped("\(target.name)'s process").memory().peak }
         for target in targets { target.stop() }
+        let created = modify.requests * Self.createsPerRequest + (aliased.requests + listForm.requests) * Self.mutationBatch
+        let itemsAfter = try RecordDatabase(path: shop.databasePath).count(matching: Query("Items"))
+        // Requests still in flight when a load ends may have been applied without being counted.
+        try verify(itemsAfter - itemsBefore >= created, "the write loads created every record they were answered for (\(itemsAfter - itemsBefore) of \(created))")
         results.append(ServiceResult(
             workload: "records/modify with \(Self.createsPerRequest) creates per request, \(Self.writeConnections) connections",
             unit: .recordsPerSecond, shop: .init(modify.requestsPerSecond * Double(Self.createsPerRequest), p50: modify.p50, p99: modify.p99),
-            engine: .init(try engineModifyRate()), budget: .timesEngine(0.5)
+            engine: .init(try engineModifyRate(batch: Self.createsPerRequest)), budget: .timesEngine(0.5)
         ))
+        let engineRate = try engineModifyRate(batch: Self.mutationBatch)
+        for (form, figures) in [("\(Self.mutationBatch) aliased createItems fields", aliased), ("one createManyItems(records:) of \(Self.mutationBatch)", listForm)] {
+            results.append(ServiceResult(
+                workload: "a GraphQL mutation of \(form) through POST /graphql, \(Self.writeConnections) connections",
+                unit: .recordsPerSecond, shop: .init(figures.requestsPerSecond * Double(Self.mutationBatch), p50: figures.p50, p99: figures.p99),
+                engine: .init(engineRate), budget: .timesEngine(0.5)
+            ))
+        }
         results.append(ServiceResult(
             workload: "resident memory under the load above (peak, VmHWM)", unit: .megabytes, shop: .init(memory[shop.name] ?? .nan),
             pocketBase: pocketBase.flatMap { memory[$0.name] }.map { .init($0) }, datasette: datasette.flatMap { memory[$0.name] }.map { .init($0) },
@@ -107,21 +129,21 @@ final class ServiceBench {
     }
 
     /// Records per second of the engine's own `modify`, in process, in batches of the same
-    /// 200 creates on the same database (the service stopped).
-    private func engineModifyRate() throws -> Double {
+    /// creates (`batch` a batch) on the same database (the service stopped).
+    private func engineModifyRate(batch size: Int) throws -> Double {
         let database = try RecordDatabase(path: shop.databasePath)
-        let batches = max(10, loadSeconds * 10)
+        let batches = max(10, loadSeconds * 2000 / size)
         let started = ContinuousClock.now
         for batch in 0..<batches {
-            try database.modify((0..<Self.createsPerRequest).map { index in
-                .create(Record("Items", recordName: "engine-\(batch)-\(index)", fields: [
-                    "name": .string("\(DataSet.itemName(index)) e\(batch)"),
+            try database.modify((0..<size).map { index in
+                .create(Record("Items", recordName: "engine\(size)-\(batch)-\(index)", fields: [
+                    "name": .string("\(DataSet.itemName(index)) e\(size)-\(batch)"),
                     "list": .reference(Reference(DataSet.listRecordName((batch * 7) % DataSet.listCount), action: .deleteSelf)),
                 ]))
             })
         }
-        let rate = Double(batches * Self.createsPerRequest) / seconds(since: started)
-        log(String(format: "engine modify in process: %.0f records/s", rate))
+        let rate = Double(batches * size) / seconds(since: started)
+        log(String(format: "engine modify in process, %d a batch: %.0f records/s", size, rate))
         return rate
     }
 

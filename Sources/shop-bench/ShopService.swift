@@ -94,6 +94,33 @@ final class ShopService: LoadTarget {
         return Wrk.Request(method: "POST", path: databasePath("records/modify"), headers: headers, body: body, lists: ServiceDataSet.listRecordNames)
     }
 
+    /// A GraphQL mutation creating `count` items: `count` aliased `createItems` fields, or (the
+    /// list form) one `createManyItems(records:)` with the records as a variable. New
+    /// recordNames and names each request, as for ``recordsModify(creates:)``.
+    func graphQLCreates(_ count: Int, listForm: Bool) -> Wrk.Request {
+        let body: String
+        if listForm {
+            let records = (0..<count).map { index in
+                """
+                {"recordName":"m{seq}-\(index)","fields":{"name":"\(DataSet.itemName(index)) m{seq}","list":{"recordName":"{list}","action":"DELETE_SELF"}}}
+                """
+            }
+            body = """
+                {"query":"mutation($records: [ItemsCreate!]!) { createManyItems(records: $records) { recordName } }",\
+                "variables":{"records":[\(records.joined(separator: ","))]}}
+                """
+        } else {
+            let fields = (0..<count).map { index in
+                """
+                i\(index): createItems(recordName: \\"g{seq}-\(index)\\", fields: {name: \\"\(DataSet.itemName(index)) g{seq}\\", \
+                list: {recordName: \\"{list}\\", action: DELETE_SELF}}) { recordName }
+                """
+            }
+            body = "{\"query\":\"mutation { \(fields.joined(separator: " ")) }\"}"
+        }
+        return Wrk.Request(method: "POST", path: "/graphql", headers: headers, body: body, lists: ServiceDataSet.listRecordNames)
+    }
+
     /// Checks the canonical query answers the list's first 50 items by name, in both spellings.
     func checkAnswers() async throws {
         let list = DataSet.listRecordName(7)
@@ -109,8 +136,29 @@ final class ShopService: LoadTarget {
         try verify(page.records.map(\.recordName) == items.compactMap(\.recordName), "records/query answers the same items as /graphql")
     }
 
-    /// One request of `request`'s kind for `list`, requiring a 2xx answer.
-    func send(_ request: Wrk.Request, list: String) async throws -> LoopbackHTTP.Response {
-        try await LoopbackHTTP.expectOK(request.method, try baseURL.withPath(request.path), headers: request.headers, body: request.body?.replacingOccurrences(of: "{list}", with: list))
+    /// Checks one request of each write load creates its records: a GraphQL mutation's field
+    /// errors come with status 200, which `wrk` would count as answered.
+    func checkWrites(_ requests: [Wrk.Request]) async throws {
+        struct Answer: Decodable {
+            struct Record: Decodable { var serverErrorCode: String? }
+            var errors: [JSONValueSkipper]?
+            var records: [Record]?
+        }
+        for (number, request) in requests.enumerated() {
+            let response = try await send(request, list: DataSet.listRecordName(7), seq: "check\(number)")
+            let answer = try JSONDecoder().decode(Answer.self, from: response.body)
+            try verify(answer.errors == nil && answer.records?.allSatisfy { $0.serverErrorCode == nil } != false, "\(request.path) creates the records: \(response.text.prefix(300))")
+        }
     }
+
+    /// One request of `request`'s kind for `list`, requiring a 2xx answer.
+    func send(_ request: Wrk.Request, list: String, seq: String = "0") async throws -> LoopbackHTTP.Response {
+        let body = request.body?.replacingOccurrences(of: "{list}", with: list).replacingOccurrences(of: "{seq}", with: seq)
+        return try await LoopbackHTTP.expectOK(request.method, try baseURL.withPath(request.path), headers: request.headers, body: body)
+    }
+}
+
+/// Any JSON value, not read (to tell that a key such as `errors` is there).
+struct JSONValueSkipper: Decodable {
+    init(from decoder: any Decoder) throws {}
 }

@@ -60,11 +60,6 @@ struct Timing: Encodable {
         try await side.body()
         return seconds(since: start)
     }
-
-    private static func seconds(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    }
 }
 
 /// Formats seconds for the table: ns, µs, ms or s.
