@@ -3,7 +3,7 @@ import RecordKit
 import Testing
 @testable import RecordQL
 
-/// Bad requests are answered with located errors carrying the codes of DESIGN.md §8; none
+/// Bad requests are answered with located errors carrying the codes of the README; none
 /// crashes, none reaches the database as text.
 @Suite("Errors of bad requests")
 struct EngineErrorTests {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The type of a field: CloudKit's set (DESIGN.md §4).
+/// The type of a field: CloudKit's set (CloudKit's data model, as the README describes it).
 public enum FieldType: Sendable, Hashable, Codable, CustomStringConvertible {
     case string
     case int64

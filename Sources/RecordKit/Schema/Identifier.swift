@@ -1,4 +1,4 @@
-/// Validation of record type and field names (DESIGN.md §4).
+/// Validation of record type and field names (CloudKit's data model, as the README describes it).
 ///
 /// Names are `[A-Za-z][A-Za-z0-9_]*`, at most 255 characters; names starting with `_` are
 /// reserved. Only names that pass are ever spliced into SQL (always double-quoted), so every

@@ -1,6 +1,6 @@
 /// The one error type of RecordKit.
 ///
-/// Every failure carries a stable ``Code`` (CloudKit's names, DESIGN.md §8), a message that
+/// Every failure carries a stable ``Code`` (CloudKit's names, listed in the README), a message that
 /// says what was wrong, a finer ``Reason`` and a structured ``Remedy`` where they help, plus the
 /// record type, field and recordName involved. The message carries no advice for a particular
 /// edge (a REPL command, an HTTP header): each edge renders the remedy its own way. Render it for people with ``description``; match it in code with

@@ -3,7 +3,7 @@ public import GraphQL
 public import RecordKit
 
 /// Runs GraphQL documents against a ``RecordStore`` (a ``RecordDatabase``), with the schema
-/// generated from its record types (DESIGN.md §6).
+/// generated from its record types (the README's query language section).
 ///
 /// ```swift
 /// let engine = RecordQLEngine(database: db)

@@ -3,7 +3,7 @@ public import RecordKit
 /// One entry of a response's `errors` list, in GraphQL's shape:
 /// `{"message","locations":[{"line","column"}],"path":[…],"extensions":{"code":…}}`.
 ///
-/// `code` is one of RecordKit's error codes (DESIGN.md §8): syntax and validation errors are
+/// `code` is one of RecordKit's error codes (CloudKit's names, listed in the README): syntax and validation errors are
 /// `invalidArguments`, unknown types and fields `schemaViolation`, and failures of the
 /// engine keep the code of their ``RecordError``.
 public struct GraphQLResponseError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -26,7 +26,7 @@ public struct GraphQLResponseError: Error, Sendable, Hashable, CustomStringConve
 
     /// What was wrong.
     public var message: String
-    /// The stable code of the failure (DESIGN.md §8).
+    /// The stable code of the failure (CloudKit's names, listed in the README).
     public var code: RecordError.Code
     /// Where in the document the problem is; empty when it concerns the request as a whole.
     public var locations: [Location]

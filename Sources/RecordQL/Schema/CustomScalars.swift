@@ -2,7 +2,7 @@ import Foundation
 import GraphQL
 import RecordKit
 
-/// The custom scalars of the generated schema (DESIGN.md §6). Each is made per generated
+/// The custom scalars of the generated schema (the README's query language section). Each is made per generated
 /// schema (GraphQLSwift compares types by identity).
 ///
 /// - `Int64`: INT64 values, serialized as JSON numbers. Accepts Int literals, integral Float

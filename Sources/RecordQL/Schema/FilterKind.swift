@@ -72,7 +72,7 @@ enum OperandKind: Sendable, Hashable {
     }
 }
 
-/// The operator input object a `TFilter` key has, chosen by the field's type (DESIGN.md §6):
+/// The operator input object a `TFilter` key has, chosen by the field's type (the README's query language section):
 /// one shared input type per kind (`StringFilter`, `Int64Filter`, `ReferenceListFilter`, …).
 enum FilterKind: Sendable, Hashable {
     /// A scalar field (or the system keys): comparisons as its type allows.

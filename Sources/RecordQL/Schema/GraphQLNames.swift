@@ -1,7 +1,7 @@
 import RecordKit
 
 /// The names the generated GraphQL schema gives to what a record type `T` brings
-/// (DESIGN.md §6). One place, so that schema generation and execution agree.
+/// (the README's query language section). One place, so that schema generation and execution agree.
 ///
 /// These are the preferred names; ``GraphQLNameMap`` holds the names a generated schema
 /// actually uses, with clashes (a record type named `Location`, a field named `changeTag`)

@@ -1,7 +1,7 @@
 public import GraphQL
 public import RecordKit
 
-/// The GraphQL schema generated from a RecordKit ``Schema`` (DESIGN.md §6); make a new one for
+/// The GraphQL schema generated from a RecordKit ``Schema`` (the README's query language section); make a new one for
 /// each schema version.
 ///
 /// ```graphql

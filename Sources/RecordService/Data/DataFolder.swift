@@ -1,7 +1,7 @@
 import Foundation
 import RecordKit
 
-/// The folder `shop serve` keeps everything in (DESIGN: the data folder).
+/// The folder `shop serve` keeps everything in (the README's service section: the data folder).
 ///
 /// Its `shop.sqlite` is the public database of the `development` environment, the same file the
 /// REPL opens by default, so `shop` and `shop serve` see the same lists. Beside it: `accounts.sqlite`

@@ -1,5 +1,5 @@
 /// Reads CloudKit's schema language (CKDB), the syntax `cktool export-schema` writes
-/// (DESIGN.md §5):
+/// (CloudKit's schema language, as the README describes it):
 ///
 /// ```
 /// DEFINE SCHEMA

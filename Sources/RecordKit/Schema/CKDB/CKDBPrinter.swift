@@ -1,4 +1,4 @@
-/// Writes a ``Schema`` in the canonical layout of `cktool export-schema` (DESIGN.md §5):
+/// Writes a ``Schema`` in the canonical layout of `cktool export-schema` (CloudKit's schema language, as the README describes it):
 ///
 /// ```
 /// DEFINE SCHEMA
