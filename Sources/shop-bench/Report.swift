@@ -8,7 +8,7 @@ import Foundation
 enum Report {
     /// What a `--quick` run prints under its table.
     static let quickNote = "--quick: 20,000 items and 3 repetitions; verdicts are indicative only. Run Scripts/bench without --quick to measure against the budgets."
-    static let quickServiceNote = "--quick: 10,000 items and 1-second loads; verdicts are indicative only. Run Scripts/bench service without --quick to measure against the budgets."
+    static let quickServiceNote = "--quick: 10,000 items and short loads; verdicts are indicative only. Run Scripts/bench service without --quick to measure against the budgets."
 
     static func table(_ results: [Result], machine: String, quick: Bool) -> String {
         let header = ["workload", "engine", "raw SQLite", "ratio", "budget", ""]

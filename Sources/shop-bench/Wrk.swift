@@ -22,9 +22,11 @@ struct Wrk {
         var requests: Int
         /// Seconds the load ran.
         var seconds: Double
-        /// Connect, read, write and timeout errors, and responses with a status of 400 or more.
+        /// Connect, read and write errors, and responses with a status of 400 or more.
         var errors: Int
         var statusErrors: Int
+        /// Requests without an answer within wrk's timeout (5 s): slowness, not failure.
+        var timeouts: Int
         var p50: Double
         var p99: Double
 
@@ -58,6 +60,7 @@ struct Wrk {
         }
         let figures = try JSONDecoder().decode(Figures.self, from: Data(line.utf8))
         try verify(figures.requests > 0, "wrk completed requests against \(url.absoluteString)")
+        if figures.timeouts > 0 { log("\(figures.timeouts) requests to \(url.absoluteString) had no answer within 5 s") }
         try verify(figures.errors == 0 && figures.statusErrors == 0, "every request to \(url.absoluteString) succeeded (\(figures.errors) socket errors, \(figures.statusErrors) error statuses of \(figures.requests))")
         return figures
     }
@@ -96,8 +99,8 @@ struct Wrk {
             function done(summary, latency, requests)
               local e = summary.errors
               io.write(string.format(
-                '{"requests":%d,"seconds":%.6f,"errors":%d,"statusErrors":%d,"p50":%.9f,"p99":%.9f}\\n',
-                summary.requests, summary.duration / 1e6, e.connect + e.read + e.write + e.timeout, e.status,
+                '{"requests":%d,"seconds":%.6f,"errors":%d,"statusErrors":%d,"timeouts":%d,"p50":%.9f,"p99":%.9f}\\n',
+                summary.requests, summary.duration / 1e6, e.connect + e.read + e.write, e.status, e.timeout,
                 latency:percentile(50) / 1e6, latency:percentile(99) / 1e6))
             end
             """
