@@ -16,8 +16,8 @@ shop_install_system_packages() {
     DEBIAN_FRONTEND=noninteractive shop_as_root apt-get install -y libedit-dev libsqlite3-dev
 }
 
-# The virtualenv the Python test helpers live in. Stock Debian and Ubuntu refuse `pip install`
-# into their own Python (PEP 668, externally-managed-environment), so nothing is installed there.
+# The virtualenv the Python test helpers live in (.venv-test). Stock Debian and Ubuntu refuse
+# pip installs into their own Python (PEP 668, externally-managed-environment): none go there.
 shop_venv="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/.venv-test"
 
 # Makes the virtualenv $1 when it is missing, installing python3-venv with apt-get when this
