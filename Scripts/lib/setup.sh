@@ -17,7 +17,7 @@ shop_install_system_packages() {
 }
 
 # The virtualenv the Python test helpers live in (.venv-test). Stock Debian and Ubuntu refuse
-# pip installs into their own Python (PEP 668, externally-managed-environment): none go there.
+# installing with pip into their own Python (PEP 668, externally-managed-environment).
 shop_venv="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/.venv-test"
 
 # Makes the virtualenv $1 when it is missing, installing python3-venv with apt-get when this
