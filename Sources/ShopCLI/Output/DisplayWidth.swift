@@ -47,7 +47,14 @@ extension Character {
 extension String {
     /// The terminal columns the text takes (see ``Character/displayWidth``).
     var displayWidth: Int {
-        reduce(0) { $0 + $1.displayWidth }
+        // ASCII, nearly every cell, without the Unicode property tables: a printable byte is one
+        // column, a control none (as ``Character/displayWidth`` says for them).
+        var width = 0
+        for byte in utf8 {
+            guard byte < 0x80 else { return reduce(0) { $0 + $1.displayWidth } }
+            if byte >= 0x20 && byte != 0x7F { width += 1 }
+        }
+        return width
     }
 
     /// The text cut to at most `width` columns, ending in `…` when it was cut.
