@@ -60,10 +60,18 @@ enum GraphQLMediaType: String, Sendable, CaseIterable {
 extension StringProtocol {
     /// The text without leading and trailing spaces and tabs.
     func trimmingWhitespace() -> String {
-        String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+        trimming { $0 == " " || $0 == "\t" }
     }
 
     fileprivate func trimmingCharacters(in set: String) -> String {
-        String(drop(while: { set.contains($0) }).reversed().drop(while: { set.contains($0) }).reversed())
+        trimming { set.contains($0) }
+    }
+
+    /// The text between the first and the last character `isTrimmed` does not pick, sliced in
+    /// place (every request's credential passes here: no reversed copies).
+    private func trimming(_ isTrimmed: (Character) -> Bool) -> String {
+        guard let first = firstIndex(where: { !isTrimmed($0) }) else { return "" }
+        let last = lastIndex(where: { !isTrimmed($0) }) ?? first
+        return String(self[first...last])
     }
 }
