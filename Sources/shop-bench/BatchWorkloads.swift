@@ -13,7 +13,9 @@ extension Bench {
     /// A mutation of 500 aliased `createItems` fields whose literal values are new each time,
     /// so every text is one the engine has never seen: only its shape is (``DocumentShape``).
     func languageAliasedCreates() async throws -> Result {
-        try await compareWithModify(workload: "a GraphQL mutation of \(Self.mutationBatch) aliased createItems fields, new values each time (raw: the engine's modify)") { range in
+        try await compareWithModify(
+            workload: "a GraphQL mutation of \(Self.mutationBatch) aliased createItems fields, new values each time (raw: the engine's modify)"
+        ) { range in
             let fields = range.map { index in
                 let item = DataSet.itemRecord(index)
                 return "i\(index - range.lowerBound): createItems(recordName: \"\(item.recordName)\", fields: {name: \"\(DataSet.itemName(index))\", "
@@ -30,7 +32,10 @@ extension Bench {
             let records = range.map { index -> Map in
                 [
                     "recordName": .string(DataSet.itemRecordName(index)),
-                    "fields": ["name": .string(DataSet.itemName(index)), "list": ["recordName": .string(DataSet.listRecordName(DataSet.list(of: index))), "action": "DELETE_SELF"]],
+                    "fields": [
+                        "name": .string(DataSet.itemName(index)),
+                        "list": ["recordName": .string(DataSet.listRecordName(DataSet.list(of: index))), "action": "DELETE_SELF"],
+                    ],
                 ]
             }
             return (document, ["records": .array(records)])

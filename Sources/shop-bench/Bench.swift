@@ -28,7 +28,8 @@ final class Bench {
         static let full = Sizes(
             items: 1_000_000, batch: 100_000, cascade: 10_000, fetches: 1_000, updates: 10_000, paginated: 100_000, scriptCommands: 10_000, repetitions: 5
         )
-        static let quick = Sizes(items: 20_000, batch: 5_000, cascade: 1_000, fetches: 200, updates: 500, paginated: 5_000, scriptCommands: 2_000, repetitions: 3)
+        static let quick = Sizes(
+            items: 20_000, batch: 5_000, cascade: 1_000, fetches: 200, updates: 500, paginated: 5_000, scriptCommands: 2_000, repetitions: 3)
     }
 
     init(sizes: Sizes, folder: URL) throws {

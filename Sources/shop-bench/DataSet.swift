@@ -8,12 +8,16 @@ import RecordKit
 enum DataSet {
     static let listCount = 100
 
-    static let adjectives = ["fresh", "organic", "frozen", "whole", "red", "green", "smoked", "dried", "sweet", "spicy",
-                             "large", "small", "local", "sliced", "raw", "roasted", "salted", "plain", "wild", "ripe"]
-    static let nouns = ["apples", "bread", "milk", "eggs", "cheese", "butter", "rice", "pasta", "tomatoes", "onions",
-                        "garlic", "potatoes", "carrots", "lettuce", "chicken", "beef", "salmon", "tuna", "beans", "lentils",
-                        "flour", "sugar", "salt", "pepper", "coffee", "tea", "juice", "yogurt", "cream", "oats",
-                        "bananas", "oranges", "lemons", "grapes", "berries", "spinach", "peppers", "mushrooms", "nuts", "honey"]
+    static let adjectives = [
+        "fresh", "organic", "frozen", "whole", "red", "green", "smoked", "dried", "sweet", "spicy",
+        "large", "small", "local", "sliced", "raw", "roasted", "salted", "plain", "wild", "ripe",
+    ]
+    static let nouns = [
+        "apples", "bread", "milk", "eggs", "cheese", "butter", "rice", "pasta", "tomatoes", "onions",
+        "garlic", "potatoes", "carrots", "lettuce", "chicken", "beef", "salmon", "tuna", "beans", "lentils",
+        "flour", "sugar", "salt", "pepper", "coffee", "tea", "juice", "yogurt", "cream", "oats",
+        "bananas", "oranges", "lemons", "grapes", "berries", "spinach", "peppers", "mushrooms", "nuts", "honey",
+    ]
 
     static func listName(_ index: Int) -> String { "L\(index)" }
     static func listRecordName(_ index: Int) -> String { "list-\(index)" }
@@ -38,10 +42,12 @@ enum DataSet {
     }
 
     static func itemRecord(_ index: Int, list: Int? = nil) -> Record {
-        Record("Items", recordName: itemRecordName(index), fields: [
-            "name": .string(itemName(index)),
-            "list": .reference(Reference(listRecordName(list ?? self.list(of: index)), action: .deleteSelf)),
-        ])
+        Record(
+            "Items", recordName: itemRecordName(index),
+            fields: [
+                "name": .string(itemName(index)),
+                "list": .reference(Reference(listRecordName(list ?? self.list(of: index)), action: .deleteSelf)),
+            ])
     }
 
     /// The raw baseline's tables: the same rows, with the indexes a hand-written program needs

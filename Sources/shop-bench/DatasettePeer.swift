@@ -78,6 +78,7 @@ final class DatasettePeer: LoadTarget {
 
     private func send(list: String) async throws -> LoopbackHTTP.Response {
         let request = canonicalQuery
-        return try await LoopbackHTTP.expectOK("POST", try baseURL.withPath(request.path), headers: request.headers, body: request.body?.replacingOccurrences(of: "{list}", with: list))
+        return try await LoopbackHTTP.expectOK(
+            "POST", try baseURL.withPath(request.path), headers: request.headers, body: request.body?.replacingOccurrences(of: "{list}", with: list))
     }
 }

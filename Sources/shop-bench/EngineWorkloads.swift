@@ -20,7 +20,9 @@ extension Bench {
         )
         try removeEngineItems(range)
         try removeRawItems(range)
-        return Result(workload: "save \(sizes.batch.formatted()) Items with DELETE_SELF references in one batch", engine: timings.engine, raw: timings.raw, budget: .ratio(2))
+        return Result(
+            workload: "save \(sizes.batch.formatted()) Items with DELETE_SELF references in one batch", engine: timings.engine, raw: timings.raw,
+            budget: .ratio(2))
     }
 
     func canonicalQuery() async throws -> Result {
@@ -31,7 +33,9 @@ extension Bench {
             engine: Timing.Side { try verify(try self.engine.records(matching: query).count == CanonicalQuery.limit, "the query returns 50 items") },
             raw: Timing.Side { try verify(try CanonicalQuery.rows(select).count == CanonicalQuery.limit, "the raw query returns 50 rows") }
         )
-        return Result(workload: "query list == X sorted by name, limit 50, on \(sizes.items.formatted()) Items (engine API)", engine: timings.engine, raw: timings.raw, budget: .ratio(3))
+        return Result(
+            workload: "query list == X sorted by name, limit 50, on \(sizes.items.formatted()) Items (engine API)", engine: timings.engine, raw: timings.raw,
+            budget: .ratio(3))
     }
 
     func cascadeDelete() async throws -> Result {
@@ -104,7 +108,8 @@ extension Bench {
         let query = Query("Items", sort: [SortDescriptor("name")], limit: 500)
         let pages = sizes.paginated / 500
         let first = try raw.prepare("SELECT recordName, name, list FROM items ORDER BY name, recordName LIMIT 500")
-        let next = try raw.prepare("SELECT recordName, name, list FROM items WHERE name >= ? AND (name > ? OR recordName > ?) ORDER BY name, recordName LIMIT 500")
+        let next = try raw.prepare(
+            "SELECT recordName, name, list FROM items WHERE name >= ? AND (name > ? OR recordName > ?) ORDER BY name, recordName LIMIT 500")
         let timings = try await Timing.compare(
             repetitions: sizes.repetitions,
             engine: Timing.Side {
@@ -126,7 +131,8 @@ extension Bench {
                 }
             }
         )
-        return Result(workload: "keyset-paginate \(sizes.paginated.formatted()) items, 500 at a time", engine: timings.engine, raw: timings.raw, budget: .ratio(3))
+        return Result(
+            workload: "keyset-paginate \(sizes.paginated.formatted()) items, 500 at a time", engine: timings.engine, raw: timings.raw, budget: .ratio(3))
     }
 
     private func removeEngineItems(_ range: Range<Int>) throws {

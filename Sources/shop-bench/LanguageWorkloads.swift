@@ -28,7 +28,9 @@ extension Bench {
     func languageQueryNew() async throws -> Result {
         let repetitions = sizes.repetitions * 40
         let documents = (0...repetitions).map { CanonicalQuery.document(key: "new\($0)") }
-        try verify(try CanonicalQuery.rows(of: await language.execute(CanonicalQuery.document(key: "first")), key: "first").count == CanonicalQuery.limit, "RecordQL returns 50 items")
+        try verify(
+            try CanonicalQuery.rows(of: await language.execute(CanonicalQuery.document(key: "first")), key: "first").count == CanonicalQuery.limit,
+            "RecordQL returns 50 items")
         var next = documents.makeIterator()
         let timings = try await Timing.compare(
             repetitions: repetitions,
@@ -57,7 +59,8 @@ extension Bench {
         // the name (the engine reads its covering (list, name, recordName) index and sorts each
         // list's items). Made here, after the workloads whose raw side it would slow.
         try raw.execute("CREATE INDEX IF NOT EXISTS items_list ON items (list, recordName, name)")
-        let join = try raw.prepare("""
+        let join = try raw.prepare(
+            """
             SELECT lists.recordName, items.id, items.name FROM lists LEFT JOIN items ON items.list = lists.recordName \
             ORDER BY lists.recordName, items.recordName
             """)
@@ -88,7 +91,9 @@ extension Bench {
         func lists(_ data: [String: [ListItems]]) -> [[String?]]? { data["Lists"]?.map { $0.items.map(\.name) } }
         let expected = try lists(ResponseData<[ListItems]>.decode(json: rawResponse()))
         try verify(expected?.count == DataSet.listCount && expected?.joined().count == sizes.items, "raw reads every list and item")
-        try verify(try lists(ResponseData<[ListItems]>.decode(await language.execute(document))) == expected, "RecordQL returns the raw lists and items, in the same order")
+        try verify(
+            try lists(ResponseData<[ListItems]>.decode(await language.execute(document))) == expected,
+            "RecordQL returns the raw lists and items, in the same order")
         let timings = try await Timing.compare(
             repetitions: sizes.repetitions,
             engine: Timing.Side { try verify(await self.language.execute(document).isSuccess, "the query succeeds") },

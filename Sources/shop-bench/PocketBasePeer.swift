@@ -38,17 +38,21 @@ final class PocketBasePeer: LoadTarget {
         try upsert.run(["superuser", "upsert", Self.email, Self.password, "--dir", data.path])
         _ = try await start()
         let collections = try baseURL.withPath("/api/collections")
-        let lists = try await LoopbackHTTP.expectOK("POST", collections, headers: authorization, body: """
-            {"name":"lists","type":"base","fields":[{"name":"name","type":"text","required":true}]}
-            """)
+        let lists = try await LoopbackHTTP.expectOK(
+            "POST", collections, headers: authorization,
+            body: """
+                {"name":"lists","type":"base","fields":[{"name":"name","type":"text","required":true}]}
+                """)
         struct Created: Decodable { var id: String }
         let listsID = try JSONDecoder().decode(Created.self, from: lists.body).id
-        _ = try await LoopbackHTTP.expectOK("POST", collections, headers: authorization, body: """
-            {"name":"items","type":"base","fields":[{"name":"name","type":"text","required":true},\
-            {"name":"list","type":"relation","collectionId":"\(listsID)","cascadeDelete":true,"maxSelect":1,"required":true},\
-            {"name":"number","type":"number"}],\
-            "indexes":["CREATE INDEX idx_items_list_name ON items (list, name)","CREATE INDEX idx_items_name ON items (name)"]}
-            """)
+        _ = try await LoopbackHTTP.expectOK(
+            "POST", collections, headers: authorization,
+            body: """
+                {"name":"items","type":"base","fields":[{"name":"name","type":"text","required":true},\
+                {"name":"list","type":"relation","collectionId":"\(listsID)","cascadeDelete":true,"maxSelect":1,"required":true},\
+                {"name":"number","type":"number"}],\
+                "indexes":["CREATE INDEX idx_items_list_name ON items (list, name)","CREATE INDEX idx_items_name ON items (name)"]}
+                """)
         let database = try RawSQLite(path: data.appendingPathComponent("data.db").path)
         try database.execute("PRAGMA busy_timeout = 10000")
         let insertList = try database.prepare("INSERT INTO lists (id, name) VALUES (?, ?)")
@@ -114,6 +118,7 @@ final class PocketBasePeer: LoadTarget {
 
     private func send(list: String) async throws -> LoopbackHTTP.Response {
         let request = canonicalQuery
-        return try await LoopbackHTTP.expectOK("GET", try baseURL.withPath(request.path.replacingOccurrences(of: "{list}", with: list)), headers: request.headers)
+        return try await LoopbackHTTP.expectOK(
+            "GET", try baseURL.withPath(request.path.replacingOccurrences(of: "{list}", with: list)), headers: request.headers)
     }
 }

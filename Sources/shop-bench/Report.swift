@@ -7,13 +7,16 @@ import Foundation
 /// which is set for the full data set, is met.
 enum Report {
     /// What a `--quick` run prints under its table.
-    static let quickNote = "--quick: 20,000 items and 3 repetitions; verdicts are indicative only. Run Scripts/bench without --quick to measure against the budgets."
-    static let quickServiceNote = "--quick: 10,000 items and short loads; verdicts are indicative only. Run Scripts/bench service without --quick to measure against the budgets."
+    static let quickNote =
+        "--quick: 20,000 items and 3 repetitions; verdicts are indicative only. Run Scripts/bench without --quick to measure against the budgets."
+    static let quickServiceNote =
+        "--quick: 10,000 items and short loads; verdicts are indicative only. Run Scripts/bench service without --quick to measure against the budgets."
 
     static func table(_ results: [Result], machine: String, quick: Bool) -> String {
         let header = ["workload", "engine", "raw SQLite", "ratio", "budget", ""]
         let rows = results.map { result -> [String] in
-            let engine = result.engine.map { "\(formatDuration($0.median)) ±\(Int(($0.spread * 100).rounded()))%" }
+            let engine =
+                result.engine.map { "\(formatDuration($0.median)) ±\(Int(($0.spread * 100).rounded()))%" }
                 ?? result.absolute.map { String(format: "%.1f %@", $0, result.unit ?? "") } ?? "—"
             let raw = result.raw.map { "\(formatDuration($0.median)) ±\(Int(($0.spread * 100).rounded()))%" } ?? "—"
             let ratio = result.ratio.map { String(format: "%.2fx", $0) } ?? "—"
@@ -60,9 +63,9 @@ enum Report {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let memory = Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824
         #if DEBUG
-        let build = "DEBUG build (figures not meaningful)"
+            let build = "DEBUG build (figures not meaningful)"
         #else
-        let build = "release build"
+            let build = "release build"
         #endif
         return String(format: "machine: %d cores, %.0f GiB memory, SQLite %@, %@", cores, memory, sqliteVersion, build)
     }

@@ -65,15 +65,17 @@ final class ServiceBench {
             let pocketBase = try pocketBase.map { try load($0.canonicalQuery, on: $0, connections: connections) }
             let datasette = try datasette.map { try load($0.canonicalQuery, on: $0, connections: connections) }
             let recordsQuery = try load(shop.recordsQuery, on: shop, connections: connections)
-            results.append(ServiceResult(
-                workload: "the canonical query (a list's items by name, 50) through POST /graphql, \(connections) connections",
-                unit: .requestsPerSecond, shop: .init(graphQL), pocketBase: pocketBase.map(ServiceResult.Figure.init),
-                datasette: datasette.map(ServiceResult.Figure.init), budget: .timesPocketBase(5)
-            ))
-            results.append(ServiceResult(
-                workload: "the same through records/query, \(connections) connections",
-                unit: .requestsPerSecond, shop: .init(recordsQuery), pocketBase: pocketBase.map(ServiceResult.Figure.init), budget: .timesPocketBase(5)
-            ))
+            results.append(
+                ServiceResult(
+                    workload: "the canonical query (a list's items by name, 50) through POST /graphql, \(connections) connections",
+                    unit: .requestsPerSecond, shop: .init(graphQL), pocketBase: pocketBase.map(ServiceResult.Figure.init),
+                    datasette: datasette.map(ServiceResult.Figure.init), budget: .timesPocketBase(5)
+                ))
+            results.append(
+                ServiceResult(
+                    workload: "the same through records/query, \(connections) connections",
+                    unit: .requestsPerSecond, shop: .init(recordsQuery), pocketBase: pocketBase.map(ServiceResult.Figure.init), budget: .timesPocketBase(5)
+                ))
             if connections == 16 {
                 p99Row = ServiceResult(
                     workload: "p99 latency of the canonical query at 16 connections", unit: .seconds, shop: .init(graphQL.p99),
@@ -97,25 +99,31 @@ final class ServiceBench {
         let created = modify.requests * Self.createsPerRequest + (aliased.requests + listForm.requests) * Self.mutationBatch
         let itemsAfter = try RecordDatabase(path: shop.databasePath).count(matching: Query("Items"))
         // Requests still in flight when a load ends may have been applied without being counted.
-        try verify(itemsAfter - itemsBefore >= created, "the write loads created every record they were answered for (\(itemsAfter - itemsBefore) of \(created))")
-        results.append(ServiceResult(
-            workload: "records/modify with \(Self.createsPerRequest) creates per request, \(Self.writeConnections) connections",
-            unit: .recordsPerSecond, shop: .init(modify.requestsPerSecond * Double(Self.createsPerRequest), p50: modify.p50, p99: modify.p99),
-            engine: .init(try engineModifyRate(batch: Self.createsPerRequest)), budget: .timesEngine(0.5)
-        ))
-        let engineRate = try engineModifyRate(batch: Self.mutationBatch)
-        for (form, figures) in [("\(Self.mutationBatch) aliased createItems fields", aliased), ("one createManyItems(records:) of \(Self.mutationBatch)", listForm)] {
-            results.append(ServiceResult(
-                workload: "a GraphQL mutation of \(form) through POST /graphql, \(Self.writeConnections) connections",
-                unit: .recordsPerSecond, shop: .init(figures.requestsPerSecond * Double(Self.mutationBatch), p50: figures.p50, p99: figures.p99),
-                engine: .init(engineRate), budget: .timesEngine(0.5)
+        try verify(
+            itemsAfter - itemsBefore >= created, "the write loads created every record they were answered for (\(itemsAfter - itemsBefore) of \(created))")
+        results.append(
+            ServiceResult(
+                workload: "records/modify with \(Self.createsPerRequest) creates per request, \(Self.writeConnections) connections",
+                unit: .recordsPerSecond, shop: .init(modify.requestsPerSecond * Double(Self.createsPerRequest), p50: modify.p50, p99: modify.p99),
+                engine: .init(try engineModifyRate(batch: Self.createsPerRequest)), budget: .timesEngine(0.5)
             ))
+        let engineRate = try engineModifyRate(batch: Self.mutationBatch)
+        for (form, figures) in [
+            ("\(Self.mutationBatch) aliased createItems fields", aliased), ("one createManyItems(records:) of \(Self.mutationBatch)", listForm),
+        ] {
+            results.append(
+                ServiceResult(
+                    workload: "a GraphQL mutation of \(form) through POST /graphql, \(Self.writeConnections) connections",
+                    unit: .recordsPerSecond, shop: .init(figures.requestsPerSecond * Double(Self.mutationBatch), p50: figures.p50, p99: figures.p99),
+                    engine: .init(engineRate), budget: .timesEngine(0.5)
+                ))
         }
-        results.append(ServiceResult(
-            workload: "resident memory under the load above (peak, VmHWM)", unit: .megabytes, shop: .init(memory[shop.name] ?? .nan),
-            pocketBase: pocketBase.flatMap { memory[$0.name] }.map { .init($0) }, datasette: datasette.flatMap { memory[$0.name] }.map { .init($0) },
-            budget: .below(128)
-        ))
+        results.append(
+            ServiceResult(
+                workload: "resident memory under the load above (peak, VmHWM)", unit: .megabytes, shop: .init(memory[shop.name] ?? .nan),
+                pocketBase: pocketBase.flatMap { memory[$0.name] }.map { .init($0) }, datasette: datasette.flatMap { memory[$0.name] }.map { .init($0) },
+                budget: .below(128)
+            ))
         results += try await startRows()
         return results
     }
@@ -123,8 +131,10 @@ final class ServiceBench {
     /// One `wrk` run of `request` against `target`, logged.
     private func load(_ request: Wrk.Request, on target: any LoadTarget, connections: Int, seconds: Int? = nil) throws -> Wrk.Figures {
         let figures = try wrk.run(request, url: target.baseURL, connections: connections, seconds: seconds ?? loadSeconds)
-        log(String(format: "%@ %@ %@, %d connections: %.0f requests/s, p50 %@, p99 %@", target.name, request.method, String(request.path.prefix(40)), connections,
-                   figures.requestsPerSecond, formatDuration(figures.p50), formatDuration(figures.p99)))
+        log(
+            String(
+                format: "%@ %@ %@, %d connections: %.0f requests/s, p50 %@, p99 %@", target.name, request.method, String(request.path.prefix(40)), connections,
+                figures.requestsPerSecond, formatDuration(figures.p50), formatDuration(figures.p99)))
         return figures
     }
 
@@ -135,12 +145,16 @@ final class ServiceBench {
         let batches = max(10, loadSeconds * 2000 / size)
         let started = ContinuousClock.now
         for batch in 0..<batches {
-            try database.modify((0..<size).map { index in
-                .create(Record("Items", recordName: "engine\(size)-\(batch)-\(index)", fields: [
-                    "name": .string("\(DataSet.itemName(index)) e\(size)-\(batch)"),
-                    "list": .reference(Reference(DataSet.listRecordName((batch * 7) % DataSet.listCount), action: .deleteSelf)),
-                ]))
-            })
+            try database.modify(
+                (0..<size).map { index in
+                    .create(
+                        Record(
+                            "Items", recordName: "engine\(size)-\(batch)-\(index)",
+                            fields: [
+                                "name": .string("\(DataSet.itemName(index)) e\(size)-\(batch)"),
+                                "list": .reference(Reference(DataSet.listRecordName((batch * 7) % DataSet.listCount), action: .deleteSelf)),
+                            ]))
+                })
         }
         let rate = Double(batches * size) / seconds(since: started)
         log(String(format: "engine modify in process, %d a batch: %.0f records/s", size, rate))

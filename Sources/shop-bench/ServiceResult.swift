@@ -48,11 +48,12 @@ struct ServiceResult: Encodable {
 
     /// shop's figure over the one the budget compares it with.
     var ratio: Double? {
-        let base: Figure? = switch budget {
-        case .timesPocketBase: pocketBase
-        case .timesEngine: engine
-        case .below: nil
-        }
+        let base: Figure? =
+            switch budget {
+            case .timesPocketBase: pocketBase
+            case .timesEngine: engine
+            case .below: nil
+            }
         guard let base, base.value > 0 else { return nil }
         return shop.value / base.value
     }
@@ -79,11 +80,12 @@ struct ServiceResult: Encodable {
     func format(_ figure: Figure) -> String { format(figure.value, percentiles: true, figure) }
 
     private func format(_ value: Double, percentiles: Bool, _ figure: Figure? = nil) -> String {
-        let text = switch unit {
-        case .requestsPerSecond, .recordsPerSecond: "\(Int(value.rounded()).formatted())/s"
-        case .seconds: formatDuration(value)
-        case .megabytes: String(format: "%.1f MB", value)
-        }
+        let text =
+            switch unit {
+            case .requestsPerSecond, .recordsPerSecond: "\(Int(value.rounded()).formatted())/s"
+            case .seconds: formatDuration(value)
+            case .megabytes: String(format: "%.1f MB", value)
+            }
         guard percentiles, let p50 = figure?.p50, let p99 = figure?.p99 else { return text }
         return "\(text) (p50 \(formatDuration(p50)), p99 \(formatDuration(p99)))"
     }

@@ -31,7 +31,8 @@ struct ShopBench: AsyncParsableCommand {
         var only: String?
 
         func run() async throws {
-            let location = folder.map { URL(fileURLWithPath: $0) }
+            let location =
+                folder.map { URL(fileURLWithPath: $0) }
                 ?? FileManager.default.temporaryDirectory.appendingPathComponent("shop-bench-\(UUID().uuidString)")
             defer { if folder == nil { try? FileManager.default.removeItem(at: location) } }
             let bench = try Bench(sizes: quick ? .quick : .full, folder: location)
@@ -73,7 +74,8 @@ struct ShopBench: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let location = folder.map { URL(fileURLWithPath: $0) }
+            let location =
+                folder.map { URL(fileURLWithPath: $0) }
                 ?? FileManager.default.temporaryDirectory.appendingPathComponent("shop-bench-service-\(UUID().uuidString)")
             defer { if folder == nil { try? FileManager.default.removeItem(at: location) } }
             let signals = ServerProcess.stopAllOnSignals()
@@ -89,7 +91,8 @@ struct ShopBench: AsyncParsableCommand {
     }
 
     struct StreamAllItemsCommand: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "stream-all-items", abstract: "Internal: the memory workload's child.", shouldDisplay: false)
+        static let configuration = CommandConfiguration(
+            commandName: "stream-all-items", abstract: "Internal: the memory workload's child.", shouldDisplay: false)
 
         @Argument var path: String
 

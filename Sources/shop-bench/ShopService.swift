@@ -47,7 +47,9 @@ final class ShopService: LoadTarget {
             throw BenchError("shop serve printed '\(line)' instead of 'shop serve: listening on http://127.0.0.1:PORT'")
         }
         baseURL = url
-        return try await LoopbackHTTP.waitUntilAnswered(since: started, timeout: 30) { try await self.send(self.canonicalQuery, list: DataSet.listRecordName(7)) }
+        return try await LoopbackHTTP.waitUntilAnswered(since: started, timeout: 30) {
+            try await self.send(self.canonicalQuery, list: DataSet.listRecordName(7))
+        }
     }
 
     func stop() {
@@ -147,7 +149,9 @@ final class ShopService: LoadTarget {
         for (number, request) in requests.enumerated() {
             let response = try await send(request, list: DataSet.listRecordName(7), seq: "check\(number)")
             let answer = try JSONDecoder().decode(Answer.self, from: response.body)
-            try verify(answer.errors == nil && answer.records?.allSatisfy { $0.serverErrorCode == nil } != false, "\(request.path) creates the records: \(response.text.prefix(300))")
+            try verify(
+                answer.errors == nil && answer.records?.allSatisfy { $0.serverErrorCode == nil } != false,
+                "\(request.path) creates the records: \(response.text.prefix(300))")
         }
     }
 

@@ -18,18 +18,19 @@ extension Bench {
         var text = "recordName,name,list,number\n"
         for index in 0..<rows {
             let list = DataSet.listRecordName(DataSet.list(of: index))
-            text += "imported-\(index),\(CSV.quoted(DataSet.itemName(index))),\"{\"\"recordName\"\":\"\"\(list)\"\",\"\"action\"\":\"\"DELETE_SELF\"\"}\",\(index)\n"
+            text +=
+                "imported-\(index),\(CSV.quoted(DataSet.itemName(index))),\"{\"\"recordName\"\":\"\"\(list)\"\",\"\"action\"\":\"\"DELETE_SELF\"\"}\",\(index)\n"
         }
         try text.write(toFile: file, atomically: true, encoding: .utf8)
         let engineTarget = folder.appendingPathComponent("import-engine.sqlite").path
         let rawTarget = folder.appendingPathComponent("import-raw.sqlite").path
         let rawScript = folder.appendingPathComponent("import.sql").path
         try """
-            CREATE TABLE items (recordName TEXT NOT NULL UNIQUE, name TEXT, list TEXT, number INTEGER);
-            CREATE INDEX items_list_name ON items (list, name, recordName);
-            CREATE INDEX items_name ON items (name, recordName);
-            .import --csv --skip 1 \(file) items
-            """.write(toFile: rawScript, atomically: true, encoding: .utf8)
+        CREATE TABLE items (recordName TEXT NOT NULL UNIQUE, name TEXT, list TEXT, number INTEGER);
+        CREATE INDEX items_list_name ON items (list, name, recordName);
+        CREATE INDEX items_name ON items (name, recordName);
+        .import --csv --skip 1 \(file) items
+        """.write(toFile: rawScript, atomically: true, encoding: .utf8)
         let timings = try await Timing.compare(
             repetitions: sizes.repetitions,
             engine: Timing.Side(prepare: {
@@ -70,7 +71,8 @@ extension Bench {
         let lines = try String(contentsOfFile: file, encoding: .utf8).utf8.count(where: { $0 == 10 })
         try verify(lines == sizes.items + 1, "the export holds a header and every item")
         try FileManager.default.removeItem(atPath: file)
-        return Result(workload: "memory of shop -e 'export Items FILE' writing all \(sizes.items.formatted()) Items", absolute: megabytes, unit: "MB", budget: .below(64))
+        return Result(
+            workload: "memory of shop -e 'export Items FILE' writing all \(sizes.items.formatted()) Items", absolute: megabytes, unit: "MB", budget: .below(64))
     }
 }
 

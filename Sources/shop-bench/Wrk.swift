@@ -61,7 +61,9 @@ struct Wrk {
         let figures = try JSONDecoder().decode(Figures.self, from: Data(line.utf8))
         try verify(figures.requests > 0, "wrk completed requests against \(url.absoluteString)")
         if figures.timeouts > 0 { log("\(figures.timeouts) requests to \(url.absoluteString) had no answer within 5 s") }
-        try verify(figures.errors == 0 && figures.statusErrors == 0, "every request to \(url.absoluteString) succeeded (\(figures.errors) socket errors, \(figures.statusErrors) error statuses of \(figures.requests))")
+        try verify(
+            figures.errors == 0 && figures.statusErrors == 0,
+            "every request to \(url.absoluteString) succeeded (\(figures.errors) socket errors, \(figures.statusErrors) error statuses of \(figures.requests))")
         return figures
     }
 

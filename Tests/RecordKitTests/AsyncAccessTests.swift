@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import RecordKit
 
 /// The async twins of `read` and `write`: they wait by suspending, never by holding a thread.
@@ -89,11 +90,15 @@ import Testing
     @Test func theBodysOwnErrorIsRethrownUnchangedAndTheWriteRollsBack() async throws {
         let db = try RecordDatabase.inMemory()
         #expect(throws: Oops()) {
-            try db.write { _ = try $0.apply(.create(Shopping.list("L1", "Groceries"))); throw Oops() }
+            try db.write {
+                _ = try $0.apply(.create(Shopping.list("L1", "Groceries"))); throw Oops()
+            }
         }
         #expect(throws: Oops()) { try db.read { _ in throw Oops() } }
         await #expect(throws: Oops()) {
-            try await db.write { _ = try $0.apply(.create(Shopping.list("L1", "Groceries"))); throw Oops() }
+            try await db.write {
+                _ = try $0.apply(.create(Shopping.list("L1", "Groceries"))); throw Oops()
+            }
         }
         await #expect(throws: Oops()) { try await db.read { _ in throw Oops() } }
         #expect(try db.records(matching: Query("Lists")).isEmpty)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RecordKit
 
 /// Reading CKDB: real CloudKit schemas and our own fixtures parse into the schemas they declare
@@ -99,9 +100,10 @@ struct CKDBParserTests {
         #expect(schema.recordTypes.map(\.name) == ["RECORD", "Users", "type"])
         #expect(schema.recordType(named: "RECORD")?.fields.map(\.name) == ["GRANT", "from", "to", "name", "Schema"])
         let users = try #require(schema.recordType(named: "Users"))
-        #expect(users.fields.map(\.name) == [
-            "___recordID", "role", "type", "list", "timestamp", "read", "write", "queryable", "number",
-        ])
+        #expect(
+            users.fields.map(\.name) == [
+                "___recordID", "role", "type", "list", "timestamp", "read", "write", "queryable", "number",
+            ])
         #expect(users.field(named: "list")?.type == .reference)
 
         let pangsai = try CKDBParser.parse(CKDBFixtures.text("real-leewchaha-pangsai-ios.ckdb"))

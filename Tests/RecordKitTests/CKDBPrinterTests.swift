@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RecordKit
 
 /// Writing CKDB in cktool's canonical layout, and reading back exactly what was written.
@@ -7,21 +8,22 @@ struct CKDBPrinterTests {
     /// The bootstrap schema, parsed then printed (a snapshot: a layout change shows here).
     @Test func bootstrapSchemaPrintsAsPinned() throws {
         let text = try String(contentsOf: CKDBFixtures.bootstrapSchema, encoding: .utf8)
-        #expect(CKDBPrinter.print(try CKDBParser.parse(text)) == """
-            DEFINE SCHEMA
+        #expect(
+            CKDBPrinter.print(try CKDBParser.parse(text)) == """
+                DEFINE SCHEMA
 
-                RECORD TYPE Items (
-                    name            STRING QUERYABLE SORTABLE NOT EMPTY,
-                    list            REFERENCE QUERYABLE, // references Lists
-                    UNIQUE (list, name)
-                );
+                    RECORD TYPE Items (
+                        name            STRING QUERYABLE SORTABLE NOT EMPTY,
+                        list            REFERENCE QUERYABLE, // references Lists
+                        UNIQUE (list, name)
+                    );
 
-                RECORD TYPE Lists (
-                    name            STRING QUERYABLE SEARCHABLE SORTABLE NOT EMPTY,
-                    UNIQUE (name)
-                );
+                    RECORD TYPE Lists (
+                        name            STRING QUERYABLE SEARCHABLE SORTABLE NOT EMPTY,
+                        UNIQUE (name)
+                    );
 
-            """)
+                """)
     }
 
     @Test func printedSchemasParseBackToThemselves() throws {
@@ -39,57 +41,62 @@ struct CKDBPrinterTests {
         let schema = Schema(
             roles: ["Moderator", "Editor"],
             recordTypes: [
-                RecordType("Posts", fields: [FieldDefinition("title", .string, flags: [.sortable, .queryable])],
-                           grants: [Grant([.read], to: "_world"), Grant([.create, .write], to: "Moderator")]),
+                RecordType(
+                    "Posts", fields: [FieldDefinition("title", .string, flags: [.sortable, .queryable])],
+                    grants: [Grant([.read], to: "_world"), Grant([.create, .write], to: "Moderator")]),
                 RecordType("Empty"),
                 RecordType("Audit", grants: [Grant([.read], to: "Editor")]),
             ]
         )
-        #expect(CKDBPrinter.print(schema) == """
-            DEFINE SCHEMA
+        #expect(
+            CKDBPrinter.print(schema) == """
+                DEFINE SCHEMA
 
-                CREATE ROLE Moderator;
-                CREATE ROLE Editor;
+                    CREATE ROLE Moderator;
+                    CREATE ROLE Editor;
 
-                RECORD TYPE Audit (
-                    GRANT READ TO Editor
-                );
+                    RECORD TYPE Audit (
+                        GRANT READ TO Editor
+                    );
 
-                RECORD TYPE Empty (
-                );
+                    RECORD TYPE Empty (
+                    );
 
-                RECORD TYPE Posts (
-                    title           STRING QUERYABLE SORTABLE,
-                    GRANT READ TO "_world",
-                    GRANT CREATE, WRITE TO Moderator
-                );
+                    RECORD TYPE Posts (
+                        title           STRING QUERYABLE SORTABLE,
+                        GRANT READ TO "_world",
+                        GRANT CREATE, WRITE TO Moderator
+                    );
 
-            """)
+                """)
     }
 
     /// One column per record type: one space past the longest name, at least 16 wide.
     @Test func fieldNamesArePaddedToOneColumnPerRecordType() {
         let schema = Schema(recordTypes: [
             RecordType("A", fields: [FieldDefinition("x", .int64), FieldDefinition("___etag", .string)]),
-            RecordType("B", fields: [
-                FieldDefinition("sixteenCharsLong", .string),
-                FieldDefinition("estimatedReadingTimeMinutes", .int64, flags: .queryable),
-            ]),
+            RecordType(
+                "B",
+                fields: [
+                    FieldDefinition("sixteenCharsLong", .string),
+                    FieldDefinition("estimatedReadingTimeMinutes", .int64, flags: .queryable),
+                ]),
         ])
-        #expect(CKDBPrinter.print(schema) == """
-            DEFINE SCHEMA
+        #expect(
+            CKDBPrinter.print(schema) == """
+                DEFINE SCHEMA
 
-                RECORD TYPE A (
-                    x               INT64,
-                    "___etag"       STRING
-                );
+                    RECORD TYPE A (
+                        x               INT64,
+                        "___etag"       STRING
+                    );
 
-                RECORD TYPE B (
-                    sixteenCharsLong            STRING,
-                    estimatedReadingTimeMinutes INT64 QUERYABLE
-                );
+                    RECORD TYPE B (
+                        sixteenCharsLong            STRING,
+                        estimatedReadingTimeMinutes INT64 QUERYABLE
+                    );
 
-            """)
+                """)
     }
 
     @Test(arguments: [

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RecordKit
 
 /// The change log (`_changes`), which the engine writes itself in the transaction of each change.
@@ -12,14 +13,15 @@ import Testing
         let updated = try db.update(recordType: "Items", recordName: "I1", fields: ["name": .string("Oat milk")])
         try db.delete(recordName: "L1")
         let log = try db.changes()
-        #expect(log.map { "\($0.kind.rawValue) \($0.recordType) \($0.recordName) \($0.changeTag ?? "-")" } == [
-            "saved Lists L1 \(list.changeTag ?? "")",
-            "saved Items I1 \(item?.changeTag ?? "")",
-            "saved Lists L1 \(replaced?.changeTag ?? "")",
-            "saved Items I1 \(updated.changeTag ?? "")",
-            "deleted Lists L1 -",
-            "deleted Items I1 -",
-        ])
+        #expect(
+            log.map { "\($0.kind.rawValue) \($0.recordType) \($0.recordName) \($0.changeTag ?? "-")" } == [
+                "saved Lists L1 \(list.changeTag ?? "")",
+                "saved Items I1 \(item?.changeTag ?? "")",
+                "saved Lists L1 \(replaced?.changeTag ?? "")",
+                "saved Items I1 \(updated.changeTag ?? "")",
+                "deleted Lists L1 -",
+                "deleted Items I1 -",
+            ])
         #expect(log[3].at == updated.modifiedAt)
         #expect(log.allSatisfy { abs($0.at.timeIntervalSinceNow) < 60 })
     }
@@ -54,7 +56,8 @@ import Testing
     @Test func aDatabaseFromTheTriggerLoggingVersionLogsEachChangeOnce() throws {
         let file = TemporaryDatabase()
         try file.open().save(Shopping.list("L1", "Groceries"))
-        try file.executeSQL("""
+        try file.executeSQL(
+            """
             CREATE TRIGGER "_log(Items:insert)" AFTER INSERT ON "Items" BEGIN \
             INSERT INTO _changes(recordType, recordName, kind, changeTag, at) VALUES ('Items', NEW._recordName, 'saved', NEW._changeTag, NEW._modifiedAt); END;
             DELETE FROM grdb_migrations WHERE identifier LIKE 'v2%';
@@ -70,7 +73,8 @@ import Testing
     @Test func aDatabaseFromTheAutoincrementVersionKeepsItsLogAndItsOrder() throws {
         let file = TemporaryDatabase()
         try file.open().save(Shopping.list("L1", "Groceries"))
-        try file.executeSQL("""
+        try file.executeSQL(
+            """
             CREATE TABLE _changes_v2 (seq INTEGER PRIMARY KEY AUTOINCREMENT, recordType TEXT NOT NULL, recordName TEXT NOT NULL, \
             kind TEXT NOT NULL CHECK (kind IN ('saved', 'deleted')), changeTag TEXT, at INTEGER NOT NULL);
             INSERT INTO _changes_v2 SELECT * FROM _changes;

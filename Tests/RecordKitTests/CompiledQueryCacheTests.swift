@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RecordKit
 
 /// Queries compiled once per schema version and reused: a reused compilation must never bind

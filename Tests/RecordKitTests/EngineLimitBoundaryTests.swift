@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RecordKit
 
 /// The engine's limits not covered by ``LimitTests``, at the boundary: the largest accepted

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RecordKit
 
 @Suite struct IndexPlanTests {
@@ -12,10 +13,11 @@ import Testing
 
     @Test func itemsGetTheIndexesTheirFlagsImply() throws {
         let items = try #require(try Schema.shopping.recordType(named: "Items"))
-        #expect(IndexPlan(items).indexes.map(\.columns) == [
-            ["\"name\"", "_recordName"],
-            ["\"list\"", "\"name\"", "_recordName"],
-        ], "(list, _recordName) is left out: the composite serves list == X")
+        #expect(
+            IndexPlan(items).indexes.map(\.columns) == [
+                ["\"name\"", "_recordName"],
+                ["\"list\"", "\"name\"", "_recordName"],
+            ], "(list, _recordName) is left out: the composite serves list == X")
     }
 
     @Test func addingSortableAddsTheCompositeIndexForEachReference() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RecordKit
 
 /// Hostile identifiers and predicate strings are rejected or matched literally — never executed.

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Synchronization
 import Testing
+
 @testable import RecordKit
 
 /// ``RecordDatabase/interrupt()``: the statement running fails at once and its transaction

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RecordKit
 
 /// ``RecordDatabase/inOneTransaction(_:)``: every read and write joins one transaction, which

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RecordKit
 
 @Suite struct PaginationTests {
@@ -10,11 +11,12 @@ import Testing
         let db = try RecordDatabase.inMemory()
         try db.addField(FieldDefinition("number", .int64, flags: [.queryable, .sortable]), to: "Items")
         try db.save(Shopping.list("L1", "Groceries"))
-        try db.modify((0..<10_000).map { index in
-            var item = Shopping.item("I\(index)", "Item \(index)", in: "L1")
-            if index % 11 != 0 { item["number"] = .int64(Int64(index % 7)) }
-            return .create(item)
-        })
+        try db.modify(
+            (0..<10_000).map { index in
+                var item = Shopping.item("I\(index)", "Item \(index)", in: "L1")
+                if index % 11 != 0 { item["number"] = .int64(Int64(index % 7)) }
+                return .create(item)
+            })
         let query = Query("Items", predicate: PredicateField("list") == "L1", sort: [SortDescriptor("number", ascending: ascending)], limit: 333)
         var seen: [Record] = []
         var cursor: String?

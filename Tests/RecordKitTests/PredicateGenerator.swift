@@ -1,4 +1,5 @@
 import TestSupport
+
 @testable import RecordKit
 
 /// Makes, from a seed, predicates the parser can produce and hostile predicate texts, so that

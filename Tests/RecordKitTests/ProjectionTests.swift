@@ -1,6 +1,7 @@
-import TestSupport
 import Foundation
+import TestSupport
 import Testing
+
 @testable import RecordKit
 
 /// JSON built inside SQLite for a projection: encodings, nesting, one statement.
@@ -31,12 +32,13 @@ import Testing
             .init("list", .reference(field: "list", ["Lists": Projection([.init("name", .field("name"))])])),
         ])
         let json = try db.read { try $0.json(Query("Items", sort: [SortDescriptor("name")]), projection: projection) }
-        #expect(json == """
-            [{"id":"I2","name":"Bread","qty":2,"__typename":"Items","list":{"name":"Groceries"}},\
-            {"id":"I4","name":"Dangling","qty":null,"__typename":"Items","list":null},\
-            {"id":"I1","name":"Milk","qty":null,"__typename":"Items","list":{"name":"Groceries"}},\
-            {"id":"I3","name":"Nails","qty":null,"__typename":"Items","list":{"name":"Hardware"}}]
-            """)
+        #expect(
+            json == """
+                [{"id":"I2","name":"Bread","qty":2,"__typename":"Items","list":{"name":"Groceries"}},\
+                {"id":"I4","name":"Dangling","qty":null,"__typename":"Items","list":null},\
+                {"id":"I1","name":"Milk","qty":null,"__typename":"Items","list":{"name":"Groceries"}},\
+                {"id":"I3","name":"Nails","qty":null,"__typename":"Items","list":{"name":"Hardware"}}]
+                """)
     }
 
     @Test func referrersAreFilteredSortedAndLimitedPerParent() throws {
@@ -49,10 +51,11 @@ import Testing
             .init("numbered", .referrers(recordType: "Items", field: "list", predicate: .not(.isNull(key: "number")), sort: [], limit: nil, items)),
         ])
         let json = try db.read { try $0.json(Query("Lists", sort: [SortDescriptor("name")]), projection: projection) }
-        #expect(json == """
-            [{"name":"Groceries","Items":[{"name":"Bread"},{"name":"Milk"}],"first":[{"name":"Milk"}],"numbered":[{"name":"Bread"}]},\
-            {"name":"Hardware","Items":[{"name":"Nails"}],"first":[{"name":"Nails"}],"numbered":[]}]
-            """)
+        #expect(
+            json == """
+                [{"name":"Groceries","Items":[{"name":"Bread"},{"name":"Milk"}],"first":[{"name":"Milk"}],"numbered":[{"name":"Bread"}]},\
+                {"name":"Hardware","Items":[{"name":"Nails"}],"first":[{"name":"Nails"}],"numbered":[]}]
+                """)
     }
 
     @Test func listsWithTheirItemsOverAHundredListsIsOneStatement() throws {
@@ -62,7 +65,11 @@ import Testing
         try db.modify((0..<300).map { .create(Shopping.item("J\($0)", "Item \($0)", in: "M\($0 % 100)")) })
         let projection = Projection([
             .init("name", .field("name")),
-            .init("Items", .referrers(recordType: "Items", field: "list", predicate: .all, sort: [SortDescriptor("name")], limit: nil, Projection([.init("name", .field("name"))]))),
+            .init(
+                "Items",
+                .referrers(
+                    recordType: "Items", field: "list", predicate: .all, sort: [SortDescriptor("name")], limit: nil, Projection([.init("name", .field("name"))])
+                )),
         ])
         log.reset()
         let json = try db.read { try $0.json(Query("Lists"), projection: projection) }
@@ -75,38 +82,46 @@ import Testing
     @Test func everyTypeHasItsJSONEncoding() throws {
         let db = try RecordDatabase.inMemory(bootstrap: Schema(recordTypes: [ValueTests.everything]))
         let date = Date(timeIntervalSince1970: 1_763_717_100.123)
-        try db.save(Record("Everything", recordName: "e1", fields: [
-            "s": .string("a \"quoted\"\nline"), "i": .int64(.max), "d": .double(0.1), "n": .double(1.0 / 3),
-            "t": .timestamp(date), "b": .bytes(Data([0, 1, 255])), "r": .reference(Reference("x")),
-            "a": .asset(Asset(content: Data("hi".utf8))), "l": .location(Location(latitude: -33.5, longitude: 151.25)),
-            "ls": .list([.string("a"), .string("b")]), "li": .list([.int64(1)]), "ld": .list([.double(2.5)]),
-            "lt": .list([.timestamp(date)]), "lb": .list([.bytes(Data([1]))]), "lr": .list([.reference(Reference("y"))]),
-            "ll": .list([.location(Location(latitude: 1, longitude: 2))]),
-        ]))
+        try db.save(
+            Record(
+                "Everything", recordName: "e1",
+                fields: [
+                    "s": .string("a \"quoted\"\nline"), "i": .int64(.max), "d": .double(0.1), "n": .double(1.0 / 3),
+                    "t": .timestamp(date), "b": .bytes(Data([0, 1, 255])), "r": .reference(Reference("x")),
+                    "a": .asset(Asset(content: Data("hi".utf8))), "l": .location(Location(latitude: -33.5, longitude: 151.25)),
+                    "ls": .list([.string("a"), .string("b")]), "li": .list([.int64(1)]), "ld": .list([.double(2.5)]),
+                    "lt": .list([.timestamp(date)]), "lb": .list([.bytes(Data([1]))]), "lr": .list([.reference(Reference("y"))]),
+                    "ll": .list([.location(Location(latitude: 1, longitude: 2))]),
+                ]))
         let fields = ["s", "i", "d", "n", "t", "b", "r", "a", "l", "ls", "li", "ld", "lt", "lb", "lr", "ll", "la"]
-        let projection = Projection(fields.map { .init($0, .field($0)) } + [
-            .init("where", .parts(field: "l", [.init("lat", .latitude), .init("__typename", .constant("Location"))])),
-            .init("digest", .parts(field: "a", [.init("sha256", .sha256)])),
-        ])
+        let projection = Projection(
+            fields.map { .init($0, .field($0)) } + [
+                .init("where", .parts(field: "l", [.init("lat", .latitude), .init("__typename", .constant("Location"))])),
+                .init("digest", .parts(field: "a", [.init("sha256", .sha256)])),
+            ])
         let json = try #require(try db.read { try $0.json(recordName: "e1", recordType: "Everything", projection: projection) })
-        #expect(json == """
-            {"s":"a \\"quoted\\"\\nline","i":9223372036854775807,"d":0.1,"n":0.3333333333333333,\
-            "t":"2025-11-21T09:25:00.123Z","b":"AAH/","r":"x",\
-            "a":{"size":2,"sha256":"8f434346648f6b96df89dda901c5176b10a6d83961dd3c1ac88b59b2dc327aa4"},\
-            "l":{"latitude":-33.5,"longitude":151.25},"ls":["a","b"],"li":[1],"ld":[2.5],\
-            "lt":["2025-11-21T09:25:00.123Z"],"lb":["AQ=="],"lr":["y"],"ll":[{"latitude":1.0,"longitude":2.0}],"la":null,\
-            "where":{"lat":-33.5,"__typename":"Location"},\
-            "digest":{"sha256":"8f434346648f6b96df89dda901c5176b10a6d83961dd3c1ac88b59b2dc327aa4"}}
-            """)
+        #expect(
+            json == """
+                {"s":"a \\"quoted\\"\\nline","i":9223372036854775807,"d":0.1,"n":0.3333333333333333,\
+                "t":"2025-11-21T09:25:00.123Z","b":"AAH/","r":"x",\
+                "a":{"size":2,"sha256":"8f434346648f6b96df89dda901c5176b10a6d83961dd3c1ac88b59b2dc327aa4"},\
+                "l":{"latitude":-33.5,"longitude":151.25},"ls":["a","b"],"li":[1],"ld":[2.5],\
+                "lt":["2025-11-21T09:25:00.123Z"],"lb":["AQ=="],"lr":["y"],"ll":[{"latitude":1.0,"longitude":2.0}],"la":null,\
+                "where":{"lat":-33.5,"__typename":"Location"},\
+                "digest":{"sha256":"8f434346648f6b96df89dda901c5176b10a6d83961dd3c1ac88b59b2dc327aa4"}}
+                """)
     }
 
     @Test func untypedReferencesResolveWhicheverTypeTheyPointAt() throws {
         let db = try Self.shop()
         try db.addRecordType(RecordType("Notes", fields: [FieldDefinition("about", .reference), FieldDefinition("all", .list(.reference))]))
-        try db.save(Record("Notes", recordName: "N1", fields: [
-            "about": .reference(Reference("I1")),
-            "all": .list([.reference(Reference("L2")), .reference(Reference("gone")), .reference(Reference("I3"))]),
-        ]))
+        try db.save(
+            Record(
+                "Notes", recordName: "N1",
+                fields: [
+                    "about": .reference(Reference("I1")),
+                    "all": .list([.reference(Reference("L2")), .reference(Reference("gone")), .reference(Reference("I3"))]),
+                ]))
         let byType = [
             "Lists": Projection([.init("list", .field("name"))]),
             "Items": Projection([.init("item", .field("name")), .init("type", .recordType)]),
@@ -142,7 +157,9 @@ import Testing
         var names: [String] = []
         repeat {
             let page = try db.read {
-                try $0.jsonPage(Query("Items", predicate: PredicateField("list") == "L1", sort: [SortDescriptor("name")], limit: 40), after: cursor, projection: Projection([.init("id", .recordName)]))
+                try $0.jsonPage(
+                    Query("Items", predicate: PredicateField("list") == "L1", sort: [SortDescriptor("name")], limit: 40), after: cursor,
+                    projection: Projection([.init("id", .recordName)]))
             }
             let objects = try #require(try JSONSerialization.jsonObject(with: Data(page.records.utf8)) as? [[String: String]])
             names += objects.compactMap { $0["id"] }

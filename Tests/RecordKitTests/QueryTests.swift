@@ -1,23 +1,28 @@
 import Foundation
 import Testing
+
 @testable import RecordKit
 
 /// Query behaviour as data: (predicate text, expected recordNames in recordName order).
 @Suite struct QueryTests {
-    static let people: RecordType = RecordType("People", fields: [
-        FieldDefinition("name", .string, flags: [.queryable, .sortable, .searchable]),
-        FieldDefinition("age", .int64, flags: [.queryable, .sortable]),
-        FieldDefinition("score", .double, flags: .queryable),
-        FieldDefinition("born", .timestamp, flags: .queryable),
-        FieldDefinition("tags", .list(.string), flags: .queryable),
-        FieldDefinition("friends", .list(.reference)),
-        FieldDefinition("home", .location),
-        FieldDefinition("bio", .string, flags: .searchable),
-    ])
+    static let people: RecordType = RecordType(
+        "People",
+        fields: [
+            FieldDefinition("name", .string, flags: [.queryable, .sortable, .searchable]),
+            FieldDefinition("age", .int64, flags: [.queryable, .sortable]),
+            FieldDefinition("score", .double, flags: .queryable),
+            FieldDefinition("born", .timestamp, flags: .queryable),
+            FieldDefinition("tags", .list(.string), flags: .queryable),
+            FieldDefinition("friends", .list(.reference)),
+            FieldDefinition("home", .location),
+            FieldDefinition("bio", .string, flags: .searchable),
+        ])
 
     static func database() throws -> RecordDatabase {
         let db = try RecordDatabase.inMemory(bootstrap: Schema(recordTypes: [people]))
-        func person(_ id: String, _ name: String, _ age: Int64?, _ score: Double, _ born: String, _ tags: [String], home: Location, bio: String) -> RecordOperation {
+        func person(
+            _ id: String, _ name: String, _ age: Int64?, _ score: Double, _ born: String, _ tags: [String], home: Location, bio: String
+        ) -> RecordOperation {
             var fields: [String: Value] = [
                 "name": .string(name), "score": .double(score), "born": .timestamp(Timestamp.parse(born) ?? Date()),
                 "tags": .list(tags.map(Value.string)), "home": .location(home), "bio": .string(bio),
@@ -26,11 +31,16 @@ import Testing
             return .create(Record("People", recordName: id, fields: fields))
         }
         try db.modify([
-            person("p1", "Ana", 31, 4.5, "1994-03-01T00:00:00Z", ["admin", "staff"], home: Location(latitude: 48.8566, longitude: 2.3522), bio: "Loves fresh bread and cheese"),
+            person(
+                "p1", "Ana", 31, 4.5, "1994-03-01T00:00:00Z", ["admin", "staff"], home: Location(latitude: 48.8566, longitude: 2.3522),
+                bio: "Loves fresh bread and cheese"),
             person("p2", "bob", 25, 3.0, "2000-07-15T12:00:00Z", ["staff"], home: Location(latitude: 48.86, longitude: 2.35), bio: "Cycles to the market"),
             person("p3", "Éva", nil, 5.0, "1988-11-30T00:00:00Z", [], home: Location(latitude: 51.5074, longitude: -0.1278), bio: "Bakes bread every morning"),
-            person("p4", "ÉVA", 42, 1.5, "1983-01-01T00:00:00Z", ["guest"], home: Location(latitude: 40.7128, longitude: -74.006), bio: "Coffee, then more coffee"),
-            person("p5", "O'Brien; DROP TABLE People; --", 25, 2.5, "1999-12-31T23:59:59Z", ["x'y"], home: Location(latitude: 0, longitude: 0), bio: "Quotes 'everything'"),
+            person(
+                "p4", "ÉVA", 42, 1.5, "1983-01-01T00:00:00Z", ["guest"], home: Location(latitude: 40.7128, longitude: -74.006), bio: "Coffee, then more coffee"),
+            person(
+                "p5", "O'Brien; DROP TABLE People; --", 25, 2.5, "1999-12-31T23:59:59Z", ["x'y"], home: Location(latitude: 0, longitude: 0),
+                bio: "Quotes 'everything'"),
         ])
         try db.update(recordType: "People", recordName: "p2", fields: ["friends": .list([.reference(Reference("p1")), .reference(Reference("p3"))])])
         return db
@@ -133,7 +143,9 @@ import Testing
         let db = try RecordDatabase.inMemory()
         #expect {
             try db.records(matching: Query("Items", predicate: try PredicateParser.parse("number >= 2")))
-        } throws: { ($0 as? RecordError)?.remedy == .addField(recordType: "Items", field: "number", type: nil) && ($0 as? RecordError)?.reason == .unknownField }
+        } throws: {
+            ($0 as? RecordError)?.remedy == .addField(recordType: "Items", field: "number", type: nil) && ($0 as? RecordError)?.reason == .unknownField
+        }
     }
 
     @Test func theStructuredBuilderAndTheParserAgree() throws {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import RecordKit
+import Testing
 
 /// The README's example, verbatim apart from the file location, so the documentation stays true.
 @Suite struct ReadmeExampleTests {
@@ -10,21 +10,28 @@ import RecordKit
 
         try db.modify([
             .create(Record("Lists", recordName: "L1", fields: ["name": .string("Groceries")])),
-            .create(Record("Items", recordName: "I1", fields: [
-                "name": .string("Milk"),
-                "list": .reference(Reference("L1", action: .deleteSelf)),
-            ])),
-            .create(Record("Items", recordName: "I2", fields: [
-                "name": .string("Bread"),
-                "list": .reference(Reference("L1", action: .deleteSelf)),
-            ])),
+            .create(
+                Record(
+                    "Items", recordName: "I1",
+                    fields: [
+                        "name": .string("Milk"),
+                        "list": .reference(Reference("L1", action: .deleteSelf)),
+                    ])),
+            .create(
+                Record(
+                    "Items", recordName: "I2",
+                    fields: [
+                        "name": .string("Bread"),
+                        "list": .reference(Reference("L1", action: .deleteSelf)),
+                    ])),
         ])
 
-        let items = try db.records(matching: Query(
-            "Items",
-            predicate: try PredicateParser.parse("list == 'L1'"),
-            sort: [SortDescriptor("name")]
-        ))
+        let items = try db.records(
+            matching: Query(
+                "Items",
+                predicate: try PredicateParser.parse("list == 'L1'"),
+                sort: [SortDescriptor("name")]
+            ))
         #expect(items.map { $0["name"] } == [.string("Bread"), .string("Milk")])
         let built = try db.records(matching: Query("Items", predicate: PredicateField("list") == "L1", sort: [SortDescriptor("name")]))
         #expect(built == items)

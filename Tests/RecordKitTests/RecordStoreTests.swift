@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RecordKit
 
 /// `RecordDatabase` as a `RecordStore`: whole units of work, planned against a schema version.
@@ -26,9 +27,11 @@ import Testing
     }
 
     @Test func eachReadSucceedsOrFailsOnItsOwn() async throws {
-        guard case .completed(let results) = try await store.read(
-            [.lookup(recordNames: ["I1", "nope"]), .records(Query("Nope"))], atSchemaVersion: nil
-        ) else { throw RecordError(.internalError, "no schema version was asked for") }
+        guard
+            case .completed(let results) = try await store.read(
+                [.lookup(recordNames: ["I1", "nope"]), .records(Query("Nope"))], atSchemaVersion: nil
+            )
+        else { throw RecordError(.internalError, "no schema version was asked for") }
         #expect(try results[0].get() == .records([try #require(try db.fetch(recordName: "I1"))]))
         #expect(throws: RecordError.self) { try results[1].get() }
     }
@@ -57,7 +60,8 @@ import Testing
         let retry = try await store.modify(writes, atSchemaVersion: nil, transaction: key, response: { _ in Data("ran again".utf8) })
         #expect(retry == .replayed(response: Data("1 saved".utf8)))
         await #expect {
-            _ = try await store.modify(writes, atSchemaVersion: nil, transaction: try TransactionRequest(id: "T1", request: ["other"]), response: { _ in Data() })
+            _ = try await store.modify(
+                writes, atSchemaVersion: nil, transaction: try TransactionRequest(id: "T1", request: ["other"]), response: { _ in Data() })
         } throws: { ($0 as? RecordError)?.code == .transactionConflict }
     }
 

@@ -1,17 +1,21 @@
 import Foundation
 import Testing
+
 @testable import RecordKit
 
 @Suite struct ReferenceTests {
     /// A → B → C chain of DELETE_SELF references (C points at B, B at A), plus a cycle
     /// between C and D: deleting A removes everything, and the cascade terminates.
     @Test func deleteCascadesThroughThreeLevelsAndTerminatesOnCycles() throws {
-        let db = try RecordDatabase.inMemory(bootstrap: Schema(recordTypes: [
-            RecordType("Node", fields: [
-                FieldDefinition("parent", .reference, flags: .queryable),
-                FieldDefinition("peer", .reference, flags: .queryable),
-            ]),
-        ]))
+        let db = try RecordDatabase.inMemory(
+            bootstrap: Schema(recordTypes: [
+                RecordType(
+                    "Node",
+                    fields: [
+                        FieldDefinition("parent", .reference, flags: .queryable),
+                        FieldDefinition("peer", .reference, flags: .queryable),
+                    ])
+            ]))
         try db.modify([
             .create(Record("Node", recordName: "A")),
             .create(Record("Node", recordName: "B", fields: ["parent": .reference(Reference("A", action: .deleteSelf))])),
@@ -53,9 +57,12 @@ import Testing
         try db.addRecordType(RecordType("Tags", fields: [FieldDefinition("owners", .list(.reference))]))
         try db.save(Shopping.list("L1", "Groceries"))
         try db.save(Shopping.list("L2", "Other"))
-        try db.save(Record("Tags", recordName: "T1", fields: [
-            "owners": .list([.reference(Reference("L2")), .reference(Reference("L1", action: .deleteSelf))]),
-        ]))
+        try db.save(
+            Record(
+                "Tags", recordName: "T1",
+                fields: [
+                    "owners": .list([.reference(Reference("L2")), .reference(Reference("L1", action: .deleteSelf))])
+                ]))
         try db.save(Record("Tags", recordName: "T2", fields: ["owners": .list([.reference(Reference("L1"))])]))
         #expect(Set(try db.delete(recordName: "L1")) == ["L1", "T1"])
         #expect(try db.fetch(recordName: "T2") != nil)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RecordKit
 
 /// `// references T` declares the record type a REFERENCE field points at.
@@ -39,9 +40,11 @@ import Testing
     }
 
     @Test func declaringATargetIsAdditiveButChangingItIsNot() throws {
-        let db = try RecordDatabase.inMemory(bootstrap: try CKDBParser.parse("""
-            DEFINE SCHEMA RECORD TYPE Lists (name STRING); RECORD TYPE Items (list REFERENCE);
-            """))
+        let db = try RecordDatabase.inMemory(
+            bootstrap: try CKDBParser.parse(
+                """
+                DEFINE SCHEMA RECORD TYPE Lists (name STRING); RECORD TYPE Items (list REFERENCE);
+                """))
         let applied = try db.importSchema(ckdb: "DEFINE SCHEMA RECORD TYPE Items (list REFERENCE // references Lists\n);")
         #expect(applied.map(\.description) == ["declare Items.list references Lists"])
         #expect(try db.importSchema(ckdb: "DEFINE SCHEMA RECORD TYPE Items (list REFERENCE);").isEmpty, "leaving it out keeps it")

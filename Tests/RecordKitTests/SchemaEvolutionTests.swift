@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RecordKit
 
 @Suite struct SchemaEvolutionTests {
@@ -49,21 +50,23 @@ import Testing
 
     @Test func importMergesWhatTheFileAddsAndKeepsWhatItLeavesOut() throws {
         let db = try RecordDatabase.inMemory()
-        let applied = try db.importSchema(ckdb: """
-            DEFINE SCHEMA
-                RECORD TYPE Items (
-                    number INT64 QUERYABLE SORTABLE,
-                    name   STRING QUERYABLE SORTABLE SEARCHABLE
-                );
-                RECORD TYPE Stores (
-                    name STRING QUERYABLE
-                );
-            """)
-        #expect(applied.map(\.description) == [
-            "add field Items.number INT64 QUERYABLE SORTABLE",
-            "add SEARCHABLE to Items.name",
-            "add record type Stores",
-        ])
+        let applied = try db.importSchema(
+            ckdb: """
+                DEFINE SCHEMA
+                    RECORD TYPE Items (
+                        number INT64 QUERYABLE SORTABLE,
+                        name   STRING QUERYABLE SORTABLE SEARCHABLE
+                    );
+                    RECORD TYPE Stores (
+                        name STRING QUERYABLE
+                    );
+                """)
+        #expect(
+            applied.map(\.description) == [
+                "add field Items.number INT64 QUERYABLE SORTABLE",
+                "add SEARCHABLE to Items.name",
+                "add record type Stores",
+            ])
         let schema = try db.schema
         #expect(schema.recordType(named: "Items")?.userFields.map(\.name) == ["name", "list", "number"])
         #expect(schema.recordType(named: "Lists") != nil)

@@ -1,4 +1,5 @@
 import TestSupport
+
 @testable import RecordKit
 
 /// Makes arbitrary schemas the CKDB parser can produce, from a seed, so that properties such as

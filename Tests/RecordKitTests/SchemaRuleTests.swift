@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RecordKit
 
 /// The rules a schema declares about values (`NOT EMPTY`, `UNIQUE (…)`): declared in CKDB,

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RecordKit
 
 /// The product brief's story, end to end on a file database reopened between steps.

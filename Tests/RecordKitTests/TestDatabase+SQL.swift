@@ -1,4 +1,5 @@
 import GRDB
+
 @testable import RecordKit
 
 /// Raw SQL looks at a database, for assertions about storage.
@@ -24,7 +25,6 @@ extension RecordDatabase {
         try writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \"\(table)\"") ?? 0 }
     }
 }
-
 
 /// Raw SQL on a database file while no `RecordDatabase` has it open, to make files as other
 /// versions wrote them.

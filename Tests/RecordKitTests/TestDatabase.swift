@@ -1,5 +1,6 @@
-import TestSupport
 import Foundation
+import TestSupport
+
 @testable import RecordKit
 
 /// A database file in a fresh temporary folder, removed when the value is released.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RecordKit
 
 /// Steps of a transaction that fail alone (non-atomic batches) and deletes guarded by a change tag.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RecordKit
 
 /// `update(recordType:recordName:fields:ifChangeTag:)`: changes only the fields given, returns the

@@ -1,16 +1,19 @@
 import Foundation
 import Testing
+
 @testable import RecordKit
 
 @Suite struct ValueTests {
-    static let everything = RecordType("Everything", fields: [
-        FieldDefinition("s", .string), FieldDefinition("i", .int64), FieldDefinition("d", .double),
-        FieldDefinition("n", .number(preferred: nil)), FieldDefinition("t", .timestamp), FieldDefinition("b", .bytes),
-        FieldDefinition("r", .reference), FieldDefinition("a", .asset), FieldDefinition("l", .location),
-        FieldDefinition("ls", .list(.string)), FieldDefinition("li", .list(.int64)), FieldDefinition("ld", .list(.double)),
-        FieldDefinition("lt", .list(.timestamp)), FieldDefinition("lb", .list(.bytes)), FieldDefinition("lr", .list(.reference)),
-        FieldDefinition("ll", .list(.location)), FieldDefinition("la", .list(.asset)),
-    ])
+    static let everything = RecordType(
+        "Everything",
+        fields: [
+            FieldDefinition("s", .string), FieldDefinition("i", .int64), FieldDefinition("d", .double),
+            FieldDefinition("n", .number(preferred: nil)), FieldDefinition("t", .timestamp), FieldDefinition("b", .bytes),
+            FieldDefinition("r", .reference), FieldDefinition("a", .asset), FieldDefinition("l", .location),
+            FieldDefinition("ls", .list(.string)), FieldDefinition("li", .list(.int64)), FieldDefinition("ld", .list(.double)),
+            FieldDefinition("lt", .list(.timestamp)), FieldDefinition("lb", .list(.bytes)), FieldDefinition("lr", .list(.reference)),
+            FieldDefinition("ll", .list(.location)), FieldDefinition("la", .list(.asset)),
+        ])
 
     @Test func everyFieldTypeRoundTrips() throws {
         let db = try RecordDatabase.inMemory(bootstrap: Schema(recordTypes: [Self.everything]))
@@ -93,9 +96,12 @@ import Testing
     @Test func valuesAreLimitedAtTheBoundary() throws {
         let db = try RecordDatabase.inMemory(bootstrap: Schema(recordTypes: [ValueTests.everything]))
         let largest = String(repeating: "x", count: Limits.maximumValueBytes)
-        try db.save(Record("Everything", recordName: "ok", fields: [
-            "s": .string(largest), "b": .bytes(Data(count: Limits.maximumValueBytes)),
-        ]))
+        try db.save(
+            Record(
+                "Everything", recordName: "ok",
+                fields: [
+                    "s": .string(largest), "b": .bytes(Data(count: Limits.maximumValueBytes)),
+                ]))
         #expect(try db.fetch(recordName: "ok")?["s"] == .string(largest))
         for (field, value) in [
             ("s", Value.string(largest + "y")),

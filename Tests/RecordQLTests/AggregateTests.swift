@@ -2,6 +2,7 @@ import Foundation
 import GraphQL
 import RecordKit
 import Testing
+
 @testable import RecordQL
 
 /// `TAggregate` and the referrers' `SAggregate`, checked against the same aggregates computed
@@ -30,11 +31,12 @@ struct AggregateTests {
 
         var filter: Map {
             let operators = [">": "gt", ">=": "gte", "<": "lt", "<=": "lte", "==": "eq"]
-            let operand: Map = switch field {
-            case "due": .string(Timestamp.format(Timestamp.date(milliseconds: Int64(value))))
-            case "number": .number(Number(Int64(value)))
-            default: .number(Number(value))
-            }
+            let operand: Map =
+                switch field {
+                case "due": .string(Timestamp.format(Timestamp.date(milliseconds: Int64(value))))
+                case "number": .number(Number(Int64(value)))
+                default: .number(Number(value))
+                }
             return [field: [operators[op] ?? op: operand]]
         }
     }
@@ -85,13 +87,15 @@ struct AggregateTests {
 
         var filters: [[Condition]] = [[], [Condition(field: "number", op: ">", value: 1_000)]]
         for _ in 0..<20 {
-            filters.append((0...random.below(2)).map { _ in
-                switch random.below(3) {
-                case 0: Condition(field: "number", op: [">=", "<", "=="][random.below(3)], value: Double(random.below(200) - 50))
-                case 1: Condition(field: "price", op: [">", "<="][random.below(2)], value: Double(random.below(1000)))
-                default: Condition(field: "due", op: [">", "<"][random.below(2)], value: Double(1_700_000_000_000 + Int64(random.below(10_000_000)) * 1_000))
-                }
-            })
+            filters.append(
+                (0...random.below(2)).map { _ in
+                    switch random.below(3) {
+                    case 0: Condition(field: "number", op: [">=", "<", "=="][random.below(3)], value: Double(random.below(200) - 50))
+                    case 1: Condition(field: "price", op: [">", "<="][random.below(2)], value: Double(random.below(1000)))
+                    default:
+                        Condition(field: "due", op: [">", "<"][random.below(2)], value: Double(1_700_000_000_000 + Int64(random.below(10_000_000)) * 1_000))
+                    }
+                })
         }
         var responses: [String] = []
         for filter in filters {
@@ -192,7 +196,8 @@ struct AggregateTests {
         let shop = try EngineFixture(bootstrap: try CKDBParser.parse(Self.schema))
         #expect(await shop.run("{ ItemsAggregate { sum { due } } }").errors.map(\.code) == [.schemaViolation])
         #expect(await shop.run("{ ItemsAggregate { min { name } } }").errors.map(\.code) == [.schemaViolation])
-        #expect(await shop.data("{ ItemsAggregate { count __typename sum { __typename } } }")
-            == #"{"data":{"ItemsAggregate":{"count":0,"__typename":"ItemsAggregate","sum":{"__typename":"ItemsSumFields"}}}}"#)
+        #expect(
+            await shop.data("{ ItemsAggregate { count __typename sum { __typename } } }")
+                == #"{"data":{"ItemsAggregate":{"count":0,"__typename":"ItemsAggregate","sum":{"__typename":"ItemsSumFields"}}}}"#)
     }
 }

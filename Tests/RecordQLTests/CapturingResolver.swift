@@ -2,6 +2,7 @@ import Foundation
 import GraphQL
 import RecordKit
 import Synchronization
+
 @testable import RecordQL
 
 /// A resolver that records the queries and operations the generated schema asks for and

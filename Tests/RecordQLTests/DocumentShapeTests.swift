@@ -1,6 +1,7 @@
 import GraphQL
 import RecordKit
 import Testing
+
 @testable import RecordQL
 
 /// Documents that differ only in their literal values share one validation (``DocumentShape``),
@@ -81,7 +82,9 @@ struct DocumentShapeTests {
         func shape(_ text: String) throws -> DocumentShape? {
             DocumentShape(of: try GraphQL.parse(source: Source(body: text)))
         }
-        #expect(try shape(#"{ a: Items(limit: 1, where: {name: {eq: "x"}}) { name } }"#) == shape("{a:Items(limit:  7 where:{name:{eq:\"\"\"y\"\"\"}}){name} # note\n}"))
+        #expect(
+            try shape(#"{ a: Items(limit: 1, where: {name: {eq: "x"}}) { name } }"#)
+                == shape("{a:Items(limit:  7 where:{name:{eq:\"\"\"y\"\"\"}}){name} # note\n}"))
         #expect(try shape("{ a: Items(limit: 1) { name } }") != shape("{ b: Items(limit: 1) { name } }"))
         #expect(try shape("{ a: Items(limit: 1) { name } }") != shape("{ a: Items(limit: 1.5) { name } }"))
         #expect(try shape("{ a: Items(limit: 1) { name } }") != shape("{ a: Items(limit: null) { name } }"))

@@ -1,6 +1,7 @@
 import GraphQL
 import RecordKit
 import Testing
+
 @testable import RecordQL
 
 /// What a request costs: SQL statements per root field, parses per document text.
@@ -8,14 +9,18 @@ import Testing
 struct EngineCostTests {
     @Test func listsWithTheirItemsAreOneStatement() async throws {
         let shop = try EngineFixture()
-        try shop.database.modify((0..<100).flatMap { list in
-            [.create(Record("Lists", recordName: "L\(list)", fields: ["name": .string("List \(list)")]))]
-                + (0..<3).map { item in
-                    .create(Record("Items", recordName: "L\(list)-I\(item)", fields: [
-                        "name": .string("Item \(item)"), "list": .reference(Reference("L\(list)", action: .deleteSelf)),
-                    ]))
-                }
-        })
+        try shop.database.modify(
+            (0..<100).flatMap { list in
+                [.create(Record("Lists", recordName: "L\(list)", fields: ["name": .string("List \(list)")]))]
+                    + (0..<3).map { item in
+                        .create(
+                            Record(
+                                "Items", recordName: "L\(list)-I\(item)",
+                                fields: [
+                                    "name": .string("Item \(item)"), "list": .reference(Reference("L\(list)", action: .deleteSelf)),
+                                ]))
+                    }
+            })
         var json = ""
         let statements = await shop.dataStatements {
             json = await shop.data("{ Lists { name Items { name list { name } } } }")

@@ -1,6 +1,7 @@
 import GraphQL
 import RecordKit
 import Testing
+
 @testable import RecordQL
 
 /// Bad requests are answered with located errors carrying the codes of the README; none
@@ -20,30 +21,68 @@ struct EngineErrorTests {
     }
 
     static let cases: [Case] = [
-        Case(name: "unclosed selection", document: "{ Items { name }", code: .invalidArguments, location: (1, 17), message: "Syntax Error: Expected Name, found <EOF>"),
+        Case(
+            name: "unclosed selection", document: "{ Items { name }", code: .invalidArguments, location: (1, 17),
+            message: "Syntax Error: Expected Name, found <EOF>"),
         Case(name: "empty document", document: "", code: .invalidArguments, location: (1, 1), message: "Syntax Error"),
         Case(name: "stray token", document: "{ Items { name } } }", code: .invalidArguments, location: (1, 20), message: "Syntax Error"),
         Case(name: "unknown field", document: "{ Lists { title } }", code: .schemaViolation, location: (1, 11), message: "Lists has no field 'title'"),
-        Case(name: "unknown root field", document: "{ Shops { name } }", code: .schemaViolation, location: (1, 3), message: #"Cannot query field "Shops" on type "Query""#),
-        Case(name: "unknown type", document: "{ Lists { ... on Shops { name } } }", code: .schemaViolation, location: (1, 18), message: #"Unknown type "Shops""#),
-        Case(name: "unknown argument", document: "{ Lists(first: 2) { name } }", code: .invalidArguments, location: (1, 9), message: #"does not have argument "first""#),
-        Case(name: "unknown filter key", document: #"{ Items(where: {title: {eq: "x"}}) { name } }"#, code: .schemaViolation, location: (1, 17), message: "Items has no field 'title'"),
-        Case(name: "wrong argument type", document: #"{ Lists(limit: "two") { name } }"#, code: .invalidArguments, location: (1, 16), message: "Int cannot represent"),
-        Case(name: "wrong enum value", document: "{ Lists(sort: [{name: UP}]) { name } }", code: .invalidArguments, location: (1, 23), message: "SortDirection"),
+        Case(
+            name: "unknown root field", document: "{ Shops { name } }", code: .schemaViolation, location: (1, 3),
+            message: #"Cannot query field "Shops" on type "Query""#),
+        Case(
+            name: "unknown type", document: "{ Lists { ... on Shops { name } } }", code: .schemaViolation, location: (1, 18), message: #"Unknown type "Shops""#),
+        Case(
+            name: "unknown argument", document: "{ Lists(first: 2) { name } }", code: .invalidArguments, location: (1, 9),
+            message: #"does not have argument "first""#),
+        Case(
+            name: "unknown filter key", document: #"{ Items(where: {title: {eq: "x"}}) { name } }"#, code: .schemaViolation, location: (1, 17),
+            message: "Items has no field 'title'"),
+        Case(
+            name: "wrong argument type", document: #"{ Lists(limit: "two") { name } }"#, code: .invalidArguments, location: (1, 16),
+            message: "Int cannot represent"),
+        Case(
+            name: "wrong enum value", document: "{ Lists(sort: [{name: UP}]) { name } }", code: .invalidArguments, location: (1, 23), message: "SortDirection"),
         Case(name: "negative limit", document: "{ Lists(limit: -1) { name } }", code: .invalidArguments, location: (1, 3), message: "limit"),
-        Case(name: "predicate syntax", document: #"{ Items(predicate: "name == ") { name } }"#, code: .invalidArguments, location: (1, 20), message: "of the predicate"),
-        Case(name: "predicate on an unknown field", document: #"{ Items(predicate: "size > 2") { name } }"#, code: .schemaViolation, location: (1, 3), message: "size"),
-        Case(name: "missing required variable", document: "query($l: ID!) { Items(where: {list: {eq: $l}}) { name } }", code: .invalidArguments, location: (1, 7), message: "$l"),
-        Case(name: "variable of the wrong type", document: "query($n: Int) { Items(limit: $n) { name } }", variables: ["n": "many"], code: .invalidArguments, location: (1, 7), message: "$n"),
-        Case(name: "undefined variable", document: "{ Items(limit: $n) { name } }", code: .invalidArguments, location: (1, 16), message: #"Variable "$n" is not defined"#),
-        Case(name: "two fields under one alias", document: "{ a: Lists { name } a: Items { name } }", code: .invalidArguments, location: (1, 3), message: "'a' names two different fields"),
-        Case(name: "unused fragment", document: "{ Lists { name } } fragment F on Lists { name }", code: .invalidArguments, location: (1, 20), message: #"Fragment "F" is never used"#),
-        Case(name: "unused variable", document: "query($n: Int) { Lists { name } }", code: .invalidArguments, location: (1, 7), message: #"Variable "$n" is never used"#),
-        Case(name: "subscription", document: "subscription { Lists { name } }", code: .invalidArguments, location: (1, 1), message: "subscriptions are not supported"),
-        Case(name: "unnamed operation among several", document: "query A { Lists { name } } query B { Items { name } }", code: .invalidArguments, location: nil, message: "give the name"),
-        Case(name: "too deep", document: String(repeating: "{ Lists ", count: 70) + String(repeating: "}", count: 70), code: .limitExceeded, location: (1, 1 + 8 * 64), message: "deeper than 64"),
-        Case(name: "scalar with a selection", document: "{ Lists { name { x } } }", code: .invalidArguments, location: (1, 16), message: "must not have a selection"),
-        Case(name: "mutation input of the wrong type", document: #"mutation { createLists(fields: {name: 12}) { name } }"#, code: .invalidArguments, location: (1, 39), message: "String cannot represent"),
+        Case(
+            name: "predicate syntax", document: #"{ Items(predicate: "name == ") { name } }"#, code: .invalidArguments, location: (1, 20),
+            message: "of the predicate"),
+        Case(
+            name: "predicate on an unknown field", document: #"{ Items(predicate: "size > 2") { name } }"#, code: .schemaViolation, location: (1, 3),
+            message: "size"),
+        Case(
+            name: "missing required variable", document: "query($l: ID!) { Items(where: {list: {eq: $l}}) { name } }", code: .invalidArguments,
+            location: (1, 7), message: "$l"),
+        Case(
+            name: "variable of the wrong type", document: "query($n: Int) { Items(limit: $n) { name } }", variables: ["n": "many"], code: .invalidArguments,
+            location: (1, 7), message: "$n"),
+        Case(
+            name: "undefined variable", document: "{ Items(limit: $n) { name } }", code: .invalidArguments, location: (1, 16),
+            message: #"Variable "$n" is not defined"#),
+        Case(
+            name: "two fields under one alias", document: "{ a: Lists { name } a: Items { name } }", code: .invalidArguments, location: (1, 3),
+            message: "'a' names two different fields"),
+        Case(
+            name: "unused fragment", document: "{ Lists { name } } fragment F on Lists { name }", code: .invalidArguments, location: (1, 20),
+            message: #"Fragment "F" is never used"#),
+        Case(
+            name: "unused variable", document: "query($n: Int) { Lists { name } }", code: .invalidArguments, location: (1, 7),
+            message: #"Variable "$n" is never used"#),
+        Case(
+            name: "subscription", document: "subscription { Lists { name } }", code: .invalidArguments, location: (1, 1),
+            message: "subscriptions are not supported"),
+        Case(
+            name: "unnamed operation among several", document: "query A { Lists { name } } query B { Items { name } }", code: .invalidArguments, location: nil,
+            message: "give the name"),
+        Case(
+            name: "too deep", document: String(repeating: "{ Lists ", count: 70) + String(repeating: "}", count: 70), code: .limitExceeded,
+            location: (1, 1 + 8 * 64), message: "deeper than 64"),
+        Case(
+            name: "scalar with a selection", document: "{ Lists { name { x } } }", code: .invalidArguments, location: (1, 16),
+            message: "must not have a selection"),
+        Case(
+            name: "mutation input of the wrong type", document: #"mutation { createLists(fields: {name: 12}) { name } }"#, code: .invalidArguments,
+            location: (1, 39), message: "String cannot represent"),
     ]
 
     /// The message says what is missing; the remedy, for the edge to word, says what to add,

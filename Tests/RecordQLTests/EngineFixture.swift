@@ -1,9 +1,10 @@
-import TestSupport
 import Foundation
 import GraphQL
 import RecordKit
 import Synchronization
+import TestSupport
 import Testing
+
 @testable import RecordQL
 
 /// An engine over a fresh in-memory database (the shopping schema unless told otherwise) that
@@ -33,7 +34,9 @@ final class EngineFixture: Sendable {
     }
 
     /// The single error of `document`, which must fail.
-    func error(_ document: String, variables: [String: Map] = [:], sourceLocation: Testing.SourceLocation = #_sourceLocation) async throws -> GraphQLResponseError {
+    func error(
+        _ document: String, variables: [String: Map] = [:], sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) async throws -> GraphQLResponseError {
         let response = await run(document, variables: variables)
         #expect(response.errors.count == 1, "\(response.json)", sourceLocation: sourceLocation)
         return try #require(response.errors.first, sourceLocation: sourceLocation)

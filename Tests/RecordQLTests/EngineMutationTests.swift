@@ -1,14 +1,16 @@
-import TestSupport
 import GraphQL
 import RecordKit
+import TestSupport
 import Testing
+
 @testable import RecordQL
 
 @Suite("Mutations: one atomic transaction per operation")
 struct EngineMutationTests {
     @Test func aFailingFieldLeavesNothingAppliedAndIsNamed() async throws {
         let shop = try EngineFixture()
-        let response = await shop.run("""
+        let response = await shop.run(
+            """
             mutation {
               list: createLists(recordName: "L1", fields: {name: "Groceries"}) { recordName }
               milk: createItems(recordName: "I1", fields: {name: "Milk", list: {recordName: "L1", action: DELETE_SELF}}) { recordName }
@@ -59,7 +61,8 @@ struct EngineMutationTests {
 
     @Test func aFailedTransactionIsNotStoredSoItsRetryRunsAgain() async throws {
         let shop = try EngineFixture()
-        let document = #"mutation @transaction(id: "T2") { createItems(recordName: "I1", fields: {name: "Milk", list: {recordName: "L1", action: DELETE_SELF}}) { recordName } }"#
+        let document =
+            #"mutation @transaction(id: "T2") { createItems(recordName: "I1", fields: {name: "Milk", list: {recordName: "L1", action: DELETE_SELF}}) { recordName } }"#
         #expect(await shop.run(document).errors.map(\.code) == [.referenceViolation])
         await shop.createList("L1", "Groceries", items: [])
         #expect(await shop.data(document) == #"{"data":{"createItems":{"recordName":"I1"}}}"#)
@@ -93,7 +96,8 @@ struct EngineMutationTests {
 
     @Test func fieldsRunInOrderSoLaterFieldsSeeEarlierOnes() async throws {
         let shop = try EngineFixture()
-        let json = await shop.data("""
+        let json = await shop.data(
+            """
             mutation {
               createLists(recordName: "L1", fields: {name: "A"}) { name }
               updateLists(recordName: "L1", fields: {name: "B"}) { name }

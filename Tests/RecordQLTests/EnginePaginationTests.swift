@@ -1,8 +1,9 @@
-import TestSupport
 import Foundation
 import GraphQL
 import RecordKit
+import TestSupport
 import Testing
+
 @testable import RecordQL
 
 @Suite("Pages through the language")

@@ -1,6 +1,7 @@
 import GraphQL
 import RecordKit
 import Testing
+
 @testable import RecordQL
 
 /// Whatever the text, the engine answers with a well-formed response: never a crash or trap.

@@ -1,6 +1,7 @@
 import Foundation
 import RecordKit
 import Testing
+
 @testable import RecordQL
 
 /// The shopping schema's rules hold through GraphQL as through every other way in: the engine

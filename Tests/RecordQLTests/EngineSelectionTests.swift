@@ -2,6 +2,7 @@ import Foundation
 import GraphQL
 import RecordKit
 import Testing
+
 @testable import RecordQL
 
 /// Aliases, fragments, variables, `@include`/`@skip` and `__typename` behave as GraphQL says.
@@ -16,7 +17,8 @@ struct EngineSelectionTests {
     }
 
     @Test func aliasesNameTheKeysAndLetOneFieldBeAskedTwice() async {
-        let json = await shop.data("""
+        let json = await shop.data(
+            """
             { first: Lists(sort: [{name: ASC}], limit: 1) { title: name id: recordName }
               last: Lists(sort: [{name: DESC}], limit: 1) { title: name } }
             """)
@@ -24,14 +26,16 @@ struct EngineSelectionTests {
     }
 
     @Test func fragmentsNamedAndInlineMergeIntoTheSelection() async {
-        let json = await shop.data("""
+        let json = await shop.data(
+            """
             query { Lists(sort: [{name: ASC}]) { ...Summary ... on Lists { recordName } } }
             fragment Summary on Lists { name Items(sort: [{name: ASC}]) { ...ItemName } }
             fragment ItemName on Items { name }
             """)
-        #expect(json == #"""
-            {"data":{"Lists":[{"name":"Groceries","Items":[{"name":"Bread"},{"name":"Milk"}],"recordName":"L1"},{"name":"Hardware","Items":[{"name":"Nails"}],"recordName":"L2"}]}}
-            """#)
+        #expect(
+            json == #"""
+                {"data":{"Lists":[{"name":"Groceries","Items":[{"name":"Bread"},{"name":"Milk"}],"recordName":"L1"},{"name":"Hardware","Items":[{"name":"Nails"}],"recordName":"L2"}]}}
+                """#)
     }
 
     @Test func fieldsSelectedTwiceUnderOneKeyMergeTheirSelections() async {
@@ -58,15 +62,19 @@ struct EngineSelectionTests {
             fragment Count on Lists { Items { recordName } }
             """
         #expect(await shop.data(document, variables: ["details": true]) == #"{"data":{"Lists":[{"name":"Groceries","recordName":"L1"}]}}"#)
-        #expect(await shop.data(document, variables: ["details": false]) == #"{"data":{"Lists":[{"name":"Groceries","Items":[{"recordName":"I1"},{"recordName":"I2"}]}]}}"#)
+        #expect(
+            await shop.data(document, variables: ["details": false])
+                == #"{"data":{"Lists":[{"name":"Groceries","Items":[{"recordName":"I1"},{"recordName":"I2"}]}]}}"#)
         #expect(await shop.data("{ Lists @skip(if: true) { name } __typename @include(if: false) }") == #"{"data":{}}"#)
     }
 
     @Test func typenameNamesEachObjectsType() async {
-        let json = await shop.data("""
+        let json = await shop.data(
+            """
             { __typename ItemsPage(limit: 1, sort: [{name: ASC}]) { __typename records { __typename list { __typename } } } }
             """)
-        #expect(json == #"{"data":{"__typename":"Query","ItemsPage":{"__typename":"ItemsPage","records":[{"__typename":"Items","list":{"__typename":"Lists"}}]}}}"#)
+        #expect(
+            json == #"{"data":{"__typename":"Query","ItemsPage":{"__typename":"ItemsPage","records":[{"__typename":"Items","list":{"__typename":"Lists"}}]}}}"#)
     }
 
     @Test func theOperationIsChosenByName() async {
@@ -112,16 +120,20 @@ struct EngineValueSelectionTests {
         try shop.database.modify([
             .create(Record("People", recordName: "P1", fields: ["name": .string("Ada")])),
             .create(Record("Places", recordName: "X1", fields: ["name": .string("Home")])),
-            .create(Record("Places", recordName: "X2", fields: [
-                "name": .string("Park"),
-                "spot": .location(Location(latitude: 48.5, longitude: 2.25)),
-                "photo": .asset(Asset(content: photo)),
-                "owner": .reference(Reference("P1")),
-                "stops": .list([.reference(Reference("X1")), .reference(Reference("X9"))]),
-            ])),
+            .create(
+                Record(
+                    "Places", recordName: "X2",
+                    fields: [
+                        "name": .string("Park"),
+                        "spot": .location(Location(latitude: 48.5, longitude: 2.25)),
+                        "photo": .asset(Asset(content: photo)),
+                        "owner": .reference(Reference("P1")),
+                        "stops": .list([.reference(Reference("X1")), .reference(Reference("X9"))]),
+                    ])),
             .create(Record("Places", recordName: "X3", fields: ["name": .string("Shed"), "owner": .reference(Reference("X1"))])),
         ])
-        let json = await shop.data("""
+        let json = await shop.data(
+            """
             { Places(sort: [{name: ASC}]) {
                 name
                 spot { lat: latitude longitude __typename }
@@ -130,10 +142,13 @@ struct EngineValueSelectionTests {
                 stops { name }
             } }
             """)
-        #expect(json == #"""
-            {"data":{"Places":[{"name":"Home","spot":null,"photo":null,"owner":null,"stops":null},{"name":"Park","spot":{"lat":48.5,"longitude":2.25,"__typename":"Location"},"photo":{"size":9},"owner":{"__typename":"People","recordName":"P1","name":"Ada"},"stops":[{"name":"Home"},null]},{"name":"Shed","spot":null,"photo":null,"owner":{"__typename":"Places","recordName":"X1","placeName":"Home"},"stops":null}]}}
-            """#)
+        #expect(
+            json == #"""
+                {"data":{"Places":[{"name":"Home","spot":null,"photo":null,"owner":null,"stops":null},{"name":"Park","spot":{"lat":48.5,"longitude":2.25,"__typename":"Location"},"photo":{"size":9},"owner":{"__typename":"People","recordName":"P1","name":"Ada"},"stops":[{"name":"Home"},null]},{"name":"Shed","spot":null,"photo":null,"owner":{"__typename":"Places","recordName":"X1","placeName":"Home"},"stops":null}]}}
+                """#)
         let sha256 = Asset(content: photo).sha256
-        #expect(await shop.data(#"{ asset(sha256: "\#(sha256)") missing: asset(sha256: "00") }"#) == #"{"data":{"asset":"\#(photo.base64EncodedString())","missing":null}}"#)
+        #expect(
+            await shop.data(#"{ asset(sha256: "\#(sha256)") missing: asset(sha256: "00") }"#)
+                == #"{"data":{"asset":"\#(photo.base64EncodedString())","missing":null}}"#)
     }
 }

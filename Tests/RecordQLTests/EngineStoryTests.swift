@@ -1,6 +1,7 @@
 import GraphQL
 import RecordKit
 import Testing
+
 @testable import RecordQL
 
 /// The product brief's story, told through the query language alone.
@@ -10,7 +11,8 @@ struct EngineStoryTests {
         let shop = try EngineFixture()
 
         // A list and three items in one mutation, recordNames chosen by the client.
-        let created = await shop.data("""
+        let created = await shop.data(
+            """
             mutation {
               list: createLists(recordName: "L1", fields: {name: "Groceries"}) { recordName name }
               milk: createItems(recordName: "I1", fields: {name: "Milk", list: {recordName: "L1", action: DELETE_SELF}}) { recordName }
@@ -18,9 +20,10 @@ struct EngineStoryTests {
               eggs: createItems(recordName: "I3", fields: {name: "Eggs", list: {recordName: "L1", action: DELETE_SELF}}) { recordName list { name } }
             }
             """)
-        #expect(created == #"""
-            {"data":{"list":{"recordName":"L1","name":"Groceries"},"milk":{"recordName":"I1"},"bread":{"recordName":"I2"},"eggs":{"recordName":"I3","list":{"name":"Groceries"}}}}
-            """#)
+        #expect(
+            created == #"""
+                {"data":{"list":{"recordName":"L1","name":"Groceries"},"milk":{"recordName":"I1"},"bread":{"recordName":"I2"},"eggs":{"recordName":"I3","list":{"name":"Groceries"}}}}
+                """#)
 
         // The items of the list, sorted by name: by predicate and by filter.
         let sorted = #"{"data":{"Items":[{"name":"Bread"},{"name":"Eggs"},{"name":"Milk"}]}}"#
@@ -54,8 +57,9 @@ struct EngineStoryTests {
         await shop.createList("L1", "Groceries", items: [("I1", "Milk"), ("I2", "Bread")])
         await shop.createList("L2", "Hardware", items: [("I3", "Nails")])
         let json = await shop.data(#"{ Lists(sort: [{name: DESC}]) { name Items(sort: [{name: ASC}]) { name list { recordName } } } }"#)
-        #expect(json == #"""
-            {"data":{"Lists":[{"name":"Hardware","Items":[{"name":"Nails","list":{"recordName":"L2"}}]},{"name":"Groceries","Items":[{"name":"Bread","list":{"recordName":"L1"}},{"name":"Milk","list":{"recordName":"L1"}}]}]}}
-            """#)
+        #expect(
+            json == #"""
+                {"data":{"Lists":[{"name":"Hardware","Items":[{"name":"Nails","list":{"recordName":"L2"}}]},{"name":"Groceries","Items":[{"name":"Bread","list":{"recordName":"L1"}},{"name":"Milk","list":{"recordName":"L1"}}]}]}}
+                """#)
     }
 }

@@ -1,5 +1,6 @@
 import RecordKit
 import Testing
+
 @testable import RecordQL
 
 @Suite("How each CloudKit field type appears in the generated schema")
@@ -65,10 +66,14 @@ struct FieldTypeMappingTests {
         func operands(_ type: String, _ names: [String]) -> [String: String] {
             Dictionary(uniqueKeysWithValues: names.map { ($0, type) })
         }
-        #expect(try generated.inputFields("StringFilter") == operands("String", ordered + ["beginsWith", "contains"])
-            .merging(["in": "[String!]", "isNull": "Boolean", "caseInsensitive": "Boolean"]) { $1 })
-        #expect(try generated.inputFields("RecordNameFilter") == operands("ID", ordered)
-            .merging(["in": "[ID!]", "beginsWith": "String", "caseInsensitive": "Boolean"]) { $1 })
+        #expect(
+            try generated.inputFields("StringFilter")
+                == operands("String", ordered + ["beginsWith", "contains"])
+                .merging(["in": "[String!]", "isNull": "Boolean", "caseInsensitive": "Boolean"]) { $1 })
+        #expect(
+            try generated.inputFields("RecordNameFilter")
+                == operands("ID", ordered)
+                .merging(["in": "[ID!]", "beginsWith": "String", "caseInsensitive": "Boolean"]) { $1 })
         #expect(try generated.inputFields("FloatFilter") == operands("Float", ordered).merging(["in": "[Float!]", "isNull": "Boolean"]) { $1 })
         #expect(try generated.inputFields("TimestampFilter") == operands("Timestamp", ordered).merging(["in": "[Timestamp!]", "isNull": "Boolean"]) { $1 })
         #expect(try generated.inputFields("ReferenceFilter") == ["eq": "ID", "ne": "ID", "in": "[ID!]", "isNull": "Boolean"])

@@ -2,6 +2,7 @@ import Foundation
 import GraphQL
 import RecordKit
 import Testing
+
 @testable import RecordQL
 
 /// A `where:` filter and the NSPredicate text meaning the same select the same records
@@ -36,8 +37,10 @@ struct FilterEquivalenceTests {
         (#"{recordName: {in: ["I1", "I3"]}}"#, "recordName IN {'I1', 'I3'}"),
         (#"{recordName: {beginsWith: "I"}, photo: {isNull: false}}"#, "recordName BEGINSWITH 'I' AND photo != nil"),
         (#"{manual: {isNull: true}}"#, "manual == nil"),
-        (#"{OR: [{createdAt: {lt: "2000-01-01"}}, {modifiedAt: {gt: "2000-01-01"}, recordName: {eq: "I5"}}]}"#,
-         "createdAt < '2000-01-01' OR (modifiedAt > '2000-01-01' AND recordName == 'I5')"),
+        (
+            #"{OR: [{createdAt: {lt: "2000-01-01"}}, {modifiedAt: {gt: "2000-01-01"}, recordName: {eq: "I5"}}]}"#,
+            "createdAt < '2000-01-01' OR (modifiedAt > '2000-01-01' AND recordName == 'I5')"
+        ),
         (#"{number: {gte: 2, lte: 12}}"#, "number BETWEEN {2, 12}"),
         (#"{price: {gte: 1.5, lte: 2.25}}"#, "price BETWEEN {1.5, 2.25}"),
         (#"{due: {gte: "2026-11-21", lte: "2026-11-30"}}"#, "due BETWEEN {'2026-11-21', '2026-11-30'}"),
@@ -53,26 +56,41 @@ struct FilterEquivalenceTests {
         try database.modify([
             .create(Record("Lists", recordName: "L1", fields: ["name": .string("Groceries")])),
             .create(Record("Lists", recordName: "L2", fields: ["name": .string("Sweets")])),
-            .create(Record("Items", recordName: "I1", fields: [
-                "name": .string("Milk"), "list": .reference(Reference("L1")), "number": .int64(2), "price": .double(1.5),
-                "due": date("2026-11-20"), "tags": .list([.string("dairy"), .string("cold")]), "place": at(52.5, 13.4),
-                "related": .list([.reference(Reference("I2"))]),
-            ])),
-            .create(Record("Items", recordName: "I2", fields: [
-                "name": .string("Bread"), "list": .reference(Reference("L1")), "number": .int64(1), "price": .double(2.25),
-                "due": date("2026-11-22T08:00:00Z"), "tags": .list([.string("bakery")]), "place": at(52.52, 13.41),
-            ])),
-            .create(Record("Items", recordName: "I3", fields: [
-                "name": .string("milk chocolate"), "list": .reference(Reference("L2")), "price": .double(3),
-                "tags": .list([.string("Dairy"), .string("sweet")]), "place": at(48.1, 11.6), "owner": .reference(Reference("L1")),
-            ])),
-            .create(Record("Items", recordName: "I4", fields: [
-                "name": .string("Eggs"), "list": .reference(Reference("L2")), "number": .int64(12), "due": date("2026-11-25"),
-                "photo": .bytes(Data([1, 2, 3])), "related": .list([.reference(Reference("I1")), .reference(Reference("I2"))]),
-            ])),
-            .create(Record("Items", recordName: "I5", fields: [
-                "name": .string("Nails"), "number": .int64(100), "manual": .asset(Asset(content: Data("hello".utf8))),
-            ])),
+            .create(
+                Record(
+                    "Items", recordName: "I1",
+                    fields: [
+                        "name": .string("Milk"), "list": .reference(Reference("L1")), "number": .int64(2), "price": .double(1.5),
+                        "due": date("2026-11-20"), "tags": .list([.string("dairy"), .string("cold")]), "place": at(52.5, 13.4),
+                        "related": .list([.reference(Reference("I2"))]),
+                    ])),
+            .create(
+                Record(
+                    "Items", recordName: "I2",
+                    fields: [
+                        "name": .string("Bread"), "list": .reference(Reference("L1")), "number": .int64(1), "price": .double(2.25),
+                        "due": date("2026-11-22T08:00:00Z"), "tags": .list([.string("bakery")]), "place": at(52.52, 13.41),
+                    ])),
+            .create(
+                Record(
+                    "Items", recordName: "I3",
+                    fields: [
+                        "name": .string("milk chocolate"), "list": .reference(Reference("L2")), "price": .double(3),
+                        "tags": .list([.string("Dairy"), .string("sweet")]), "place": at(48.1, 11.6), "owner": .reference(Reference("L1")),
+                    ])),
+            .create(
+                Record(
+                    "Items", recordName: "I4",
+                    fields: [
+                        "name": .string("Eggs"), "list": .reference(Reference("L2")), "number": .int64(12), "due": date("2026-11-25"),
+                        "photo": .bytes(Data([1, 2, 3])), "related": .list([.reference(Reference("I1")), .reference(Reference("I2"))]),
+                    ])),
+            .create(
+                Record(
+                    "Items", recordName: "I5",
+                    fields: [
+                        "name": .string("Nails"), "number": .int64(100), "manual": .asset(Asset(content: Data("hello".utf8))),
+                    ])),
         ])
         return database
     }

@@ -2,6 +2,7 @@ import Foundation
 import GraphQL
 import RecordKit
 import Testing
+
 @testable import RecordQL
 
 /// An input value from JSON, as variables give it. (GraphQLSwift's `Map` decoding makes every
@@ -30,9 +31,11 @@ struct FilterTranslatorTests {
         Case(filter: #"{name: {lt: "M"}}"#, expected: .compare(key: "name", .less, .string("M"))),
         Case(filter: #"{name: {eq: "milk", caseInsensitive: true}}"#, expected: .compare(key: "name", .equal, .string("milk"), caseInsensitive: true)),
         // GraphQLSwift coerces an input object in the order its type declares the keys.
-        Case(filter: #"{name: {gte: "a", lt: "m"}}"#, expected: .and([
-            .compare(key: "name", .less, .string("m")), .compare(key: "name", .greaterOrEqual, .string("a")),
-        ])),
+        Case(
+            filter: #"{name: {gte: "a", lt: "m"}}"#,
+            expected: .and([
+                .compare(key: "name", .less, .string("m")), .compare(key: "name", .greaterOrEqual, .string("a")),
+            ])),
         Case(filter: #"{name: {in: ["Milk", "Bread"]}}"#, expected: .in(key: "name", [.string("Milk"), .string("Bread")])),
         Case(filter: #"{name: {in: ["milk"], caseInsensitive: true}}"#, expected: .in(key: "name", [.string("milk")], caseInsensitive: true)),
         Case(filter: #"{name: {beginsWith: "Mi"}}"#, expected: .beginsWith(key: "name", "Mi")),
@@ -57,11 +60,14 @@ struct FilterTranslatorTests {
         Case(filter: #"{tags: {contains: "dairy"}}"#, expected: .contains(key: "tags", .string("dairy"))),
         Case(filter: #"{tags: {contains: "Dairy", caseInsensitive: true}}"#, expected: .contains(key: "tags", .string("Dairy"), caseInsensitive: true)),
         Case(filter: #"{related: {contains: "I2"}}"#, expected: .contains(key: "related", .value(.reference(Reference("I2"))))),
-        Case(filter: #"{place: {distance: {from: {latitude: 52.5, longitude: 13.4}, lt: 10}}}"#,
-             expected: .distance(key: "place", from: berlin, .less, kilometres: 10)),
-        Case(filter: #"{place: {distance: {from: {latitude: 52.5, longitude: 13.4}, gte: 1, lte: 5}}}"#, expected: .and([
-            .distance(key: "place", from: berlin, .lessOrEqual, kilometres: 5), .distance(key: "place", from: berlin, .greaterOrEqual, kilometres: 1),
-        ])),
+        Case(
+            filter: #"{place: {distance: {from: {latitude: 52.5, longitude: 13.4}, lt: 10}}}"#,
+            expected: .distance(key: "place", from: berlin, .less, kilometres: 10)),
+        Case(
+            filter: #"{place: {distance: {from: {latitude: 52.5, longitude: 13.4}, gte: 1, lte: 5}}}"#,
+            expected: .and([
+                .distance(key: "place", from: berlin, .lessOrEqual, kilometres: 5), .distance(key: "place", from: berlin, .greaterOrEqual, kilometres: 1),
+            ])),
         Case(filter: #"{place: {isNull: true}}"#, expected: .isNull(key: "place")),
         Case(filter: #"{recordName: {eq: "I1"}}"#, expected: .compare(key: "recordName", .equal, .string("I1"))),
         Case(filter: #"{recordName: {beginsWith: "I"}}"#, expected: .beginsWith(key: "recordName", "I")),
@@ -69,21 +75,30 @@ struct FilterTranslatorTests {
         Case(filter: #"{createdAt: {lt: "2026-11-21T12:00:00Z"}}"#, expected: .compare(key: "createdAt", .less, .value(.timestamp(noon)))),
         Case(filter: #"{modifiedAt: {gte: "2026-11-21"}}"#, expected: .compare(key: "modifiedAt", .greaterOrEqual, .value(.timestamp(day)))),
         Case(filter: #"{search: "milk bread"}"#, expected: .textSearch("milk bread")),
-        Case(filter: #"{list: {eq: "L1"}, number: {gte: 2}}"#, expected: .and([
-            .compare(key: "list", .equal, .value(.reference(Reference("L1")))), .compare(key: "number", .greaterOrEqual, .integer(2)),
-        ])),
-        Case(filter: #"{AND: [{name: {eq: "Milk"}}, {number: {gte: 2}}]}"#, expected: .and([
-            .compare(key: "name", .equal, .string("Milk")), .compare(key: "number", .greaterOrEqual, .integer(2)),
-        ])),
-        Case(filter: #"{OR: [{name: {eq: "Milk"}}, {number: {isNull: true}}]}"#, expected: .or([
-            .compare(key: "name", .equal, .string("Milk")), .isNull(key: "number"),
-        ])),
+        Case(
+            filter: #"{list: {eq: "L1"}, number: {gte: 2}}"#,
+            expected: .and([
+                .compare(key: "list", .equal, .value(.reference(Reference("L1")))), .compare(key: "number", .greaterOrEqual, .integer(2)),
+            ])),
+        Case(
+            filter: #"{AND: [{name: {eq: "Milk"}}, {number: {gte: 2}}]}"#,
+            expected: .and([
+                .compare(key: "name", .equal, .string("Milk")), .compare(key: "number", .greaterOrEqual, .integer(2)),
+            ])),
+        Case(
+            filter: #"{OR: [{name: {eq: "Milk"}}, {number: {isNull: true}}]}"#,
+            expected: .or([
+                .compare(key: "name", .equal, .string("Milk")), .isNull(key: "number"),
+            ])),
         Case(filter: #"{AND: []}"#, expected: .and([])),
         Case(filter: #"{OR: []}"#, expected: .or([])),
         Case(filter: #"{NOT: {number: {gte: 2}}}"#, expected: .not(.compare(key: "number", .greaterOrEqual, .integer(2)))),
-        Case(filter: #"{NOT: {OR: [{name: {eq: "a"}}, {NOT: {name: {eq: "b"}}}]}}"#, expected: .not(.or([
-            .compare(key: "name", .equal, .string("a")), .not(.compare(key: "name", .equal, .string("b"))),
-        ]))),
+        Case(
+            filter: #"{NOT: {OR: [{name: {eq: "a"}}, {NOT: {name: {eq: "b"}}}]}}"#,
+            expected: .not(
+                .or([
+                    .compare(key: "name", .equal, .string("a")), .not(.compare(key: "name", .equal, .string("b"))),
+                ]))),
         Case(filter: #"{OR: {name: {eq: "Milk"}}}"#, expected: .or([.compare(key: "name", .equal, .string("Milk"))])),
     ]
 
@@ -102,10 +117,12 @@ struct FilterTranslatorTests {
             variables: ["filter": jsonInput(filter)], in: TestSchemas.catalog()
         )
         #expect(try translator.predicate(from: jsonInput(filter)) == coerced.predicate)
-        #expect(coerced.predicate == .and([
-            .or([.compare(key: "list", .equal, .value(.reference(Reference("L1")))), .compare(key: "number", .greaterOrEqual, .integer(2))]),
-            .not(.contains(key: "tags", .string("dairy"))),
-        ]))
+        #expect(
+            coerced.predicate
+                == .and([
+                    .or([.compare(key: "list", .equal, .value(.reference(Reference("L1")))), .compare(key: "number", .greaterOrEqual, .integer(2))]),
+                    .not(.contains(key: "tags", .string("dairy"))),
+                ]))
     }
 
     @Test func int64LiteralsOutOfRangeAreRefusedByValidation() async throws {
@@ -131,7 +148,9 @@ struct FilterTranslatorTests {
         Failure(filter: #"{"photo": {"lt": "AQID"}}"#, code: .invalidArguments, message: "BytesFilter has no operator 'lt'"),
         Failure(filter: #"{"list": {"beginsWith": "L"}}"#, code: .invalidArguments, message: "ReferenceFilter has no operator 'beginsWith'"),
         Failure(filter: #"{"number": {"eq": 1.5}}"#, code: .invalidArguments, message: "ItemsFilter.number.eq: Int64 cannot represent 1.5"),
-        Failure(filter: #"{"number": {"eq": 9223372036854775808}}"#, code: .invalidArguments, message: "not a whole number within -9223372036854775808…9223372036854775807"),
+        Failure(
+            filter: #"{"number": {"eq": 9223372036854775808}}"#, code: .invalidArguments,
+            message: "not a whole number within -9223372036854775808…9223372036854775807"),
         Failure(filter: #"{"number": {"eq": "2"}}"#, code: .invalidArguments, message: "Int64 cannot represent non-integer value"),
         Failure(filter: #"{"due": {"eq": "yesterday"}}"#, code: .invalidArguments, message: "Timestamp cannot represent 'yesterday'"),
         Failure(filter: #"{"photo": {"eq": "not base64!"}}"#, code: .invalidArguments, message: "it is not base64"),
@@ -160,9 +179,11 @@ struct FilterTranslatorTests {
         let translator = try RecordQLSchema(schema).filterTranslator(for: "Notes")
         #expect(try translator.predicate(from: jsonInput(#"{"search_": {"eq": "x"}}"#)) == .compare(key: "search", .equal, .string("x")))
         let query = try await CapturingResolver.query(#"{ Notes(where: {search_: {eq: "x"}, AND_: {gt: 1}, search: "word"}) { recordName } }"#, in: schema)
-        #expect(query.predicate == .and([
-            .compare(key: "search", .equal, .string("x")), .compare(key: "AND", .greater, .integer(1)), .textSearch("word"),
-        ]))
+        #expect(
+            query.predicate
+                == .and([
+                    .compare(key: "search", .equal, .string("x")), .compare(key: "AND", .greater, .integer(1)), .textSearch("word"),
+                ]))
     }
 }
 
@@ -170,18 +191,23 @@ struct FilterTranslatorTests {
 struct SortTranslatorTests {
     @Test func eachObjectGivesOneKeyMostSignificantFirst() throws {
         let translator = try RecordQLSchema(try TestSchemas.catalog()).sortTranslator(for: "Items")
-        #expect(try translator.sortDescriptors(from: jsonInput(#"[{"number": "DESC"}, {"name": "ASC"}]"#)) == [
-            SortDescriptor("number", ascending: false), SortDescriptor("name"),
-        ])
-        #expect(try translator.sortDescriptors(from: jsonInput(#"[{"modifiedAt": "DESC"}, {"recordName": "ASC"}, {"createdAt": "ASC"}]"#)) == [
-            SortDescriptor("modifiedAt", ascending: false), SortDescriptor("recordName"), SortDescriptor("createdAt"),
-        ])
+        #expect(
+            try translator.sortDescriptors(from: jsonInput(#"[{"number": "DESC"}, {"name": "ASC"}]"#)) == [
+                SortDescriptor("number", ascending: false), SortDescriptor("name"),
+            ])
+        #expect(
+            try translator.sortDescriptors(from: jsonInput(#"[{"modifiedAt": "DESC"}, {"recordName": "ASC"}, {"createdAt": "ASC"}]"#)) == [
+                SortDescriptor("modifiedAt", ascending: false), SortDescriptor("recordName"), SortDescriptor("createdAt"),
+            ])
         #expect(try translator.sortDescriptors(from: jsonInput(#"{"due": "ASC"}"#)) == [SortDescriptor("due")])
         #expect(try translator.sortDescriptors(from: jsonInput(#"[]"#)) == [])
     }
 
     @Test(arguments: [
-        (#"[{"name": "ASC", "number": "DESC"}]"#, "sort[0]: each ItemsSort object names exactly one key, e.g. sort: [{number: DESC}, {name: ASC}]; this one names name, number"),
+        (
+            #"[{"name": "ASC", "number": "DESC"}]"#,
+            "sort[0]: each ItemsSort object names exactly one key, e.g. sort: [{number: DESC}, {name: ASC}]; this one names name, number"
+        ),
         (#"[{}]"#, "sort[0]: each ItemsSort object names exactly one key"),
         (#"[{"photo": "ASC"}]"#, "sort[0].photo: ItemsSort has no key 'photo'"),
         (#"[{"name": "UP"}]"#, "sort direction is ASC or DESC, not 'UP'"),

@@ -3,6 +3,7 @@ import GraphQL
 import RecordKit
 import TestSupport
 import Testing
+
 @testable import RecordQL
 
 /// Every `where:`/`predicate:` pair of ``FilterEquivalenceTests`` over a generated data set

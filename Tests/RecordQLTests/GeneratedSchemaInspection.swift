@@ -1,5 +1,6 @@
 import GraphQL
 import RecordKit
+
 @testable import RecordQL
 
 /// Reading the generated schema in tests: types as GraphQL writes them (`[Items!]!`).

@@ -2,6 +2,7 @@ import Foundation
 import GraphQL
 import RecordKit
 import Testing
+
 @testable import RecordQL
 
 @Suite("Introspection through GraphQLSwift, and the SDL through graphql-core")
@@ -83,7 +84,8 @@ struct IntrospectionTests {
         #expect(data["__schema", "queryType", "name"] == "Query")
         #expect(data["__schema", "mutationType", "name"] == "Mutation")
         let types = Set(data["__schema", "types"].array?.compactMap { $0["name"].string } ?? [])
-        let expected = ["Record", "Timestamp", "SortDirection", "DeleteResult", "ReferenceInput"]
+        let expected =
+            ["Record", "Timestamp", "SortDirection", "DeleteResult", "ReferenceInput"]
             + schema.recordTypes.flatMap { type in ["", "Filter", "Sort", "Input", "Page"].map { type.name + $0 } }
         #expect(types.isSuperset(of: expected), "missing: \(Set(expected).subtracting(types))")
         let directives = data["__schema", "directives"].array?.compactMap { $0["name"].string } ?? []

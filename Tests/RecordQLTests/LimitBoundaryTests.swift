@@ -2,6 +2,7 @@ import Foundation
 import GraphQL
 import RecordKit
 import Testing
+
 @testable import RecordQL
 
 /// Every limit a request meets on the way through the query language, at its boundary: the
@@ -11,12 +12,16 @@ struct LimitBoundaryTests {
     /// A fixture with list L1 holding `items` items.
     static func shop(items: Int) throws -> EngineFixture {
         let shop = try EngineFixture()
-        try shop.database.modify([.create(Record("Lists", recordName: "L1", fields: ["name": .string("Groceries")]))]
-            + (0..<items).map { index in
-                .create(Record("Items", recordName: "I\(index)", fields: [
-                    "name": .string("item \(index)"), "list": .reference(Reference("L1", action: .deleteSelf)),
-                ]))
-            })
+        try shop.database.modify(
+            [.create(Record("Lists", recordName: "L1", fields: ["name": .string("Groceries")]))]
+                + (0..<items).map { index in
+                    .create(
+                        Record(
+                            "Items", recordName: "I\(index)",
+                            fields: [
+                                "name": .string("item \(index)"), "list": .reference(Reference("L1", action: .deleteSelf)),
+                            ]))
+                })
         return shop
     }
 
@@ -35,7 +40,8 @@ struct LimitBoundaryTests {
         let largest = await shop.run("{ Lists { name Items { name } } }")
         #expect(largest.isSuccess)
         #expect(largest.json.components(separatedBy: "\"item ").count - 1 == 9_999)
-        try shop.database.save(Record("Items", recordName: "I9999", fields: ["name": .string("item 9999"), "list": .reference(Reference("L1", action: .deleteSelf))]))
+        try shop.database.save(
+            Record("Items", recordName: "I9999", fields: ["name": .string("item 9999"), "list": .reference(Reference("L1", action: .deleteSelf))]))
         Self.expectLimitExceeded(await shop.run("{ Lists { name Items { name } } }"), saying: "more than 10000 records")
         // The same records are fine one level at a time, or with a limit.
         #expect(await shop.run("{ Items { name } }").isSuccess)
@@ -108,7 +114,8 @@ struct LimitBoundaryTests {
     static func nested(levels: Int) -> String {
         var selection = "name"
         for level in (1..<levels).reversed() {
-            selection = level.isMultiple(of: 2)
+            selection =
+                level.isMultiple(of: 2)
                 ? #"Items(predicate: "name != 'x'", sort: [{name: DESC}], limit: 1) { name \#(selection) }"#
                 : "list { ... on Lists { name \(selection) } }"
         }
@@ -132,7 +139,8 @@ struct LimitBoundaryTests {
         let shop = try EngineFixture(bootstrap: try TestSchemas.everyFieldType())
         _ = await shop.data(#"mutation { createEverything(recordName: "E", fields: {text: "e", owners: [{recordName: "E"}]}) { recordName } }"#)
         let nested = { (levels: Int) in
-            "{ Everything { " + String(repeating: "text owners { ... on Everything { ", count: levels - 1) + "text" + String(repeating: " } }", count: levels - 1) + " } }"
+            "{ Everything { " + String(repeating: "text owners { ... on Everything { ", count: levels - 1) + "text"
+                + String(repeating: " } }", count: levels - 1) + " } }"
         }
         let deepest = await shop.run(nested(3))
         #expect(deepest.json == #"{"data":{"Everything":[{"text":"e","owners":[{"text":"e","owners":[{"text":"e"}]}]}]}}"#)

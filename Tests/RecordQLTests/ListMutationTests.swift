@@ -1,6 +1,7 @@
 import GraphQL
 import RecordKit
 import Testing
+
 @testable import RecordQL
 
 /// `createManyT`, `updateManyT` and `deleteManyT`: a batch in one variable, one transaction.
@@ -16,14 +17,18 @@ struct ListMutationTests {
         let shop = try EngineFixture()
         await shop.createList("L1", "Groceries", items: [])
         let json = await shop.data(Self.create, variables: ["records": [Self.item("I2", "Milk"), Self.item("I1", "Bread")]])
-        #expect(json == #"{"data":{"createManyItems":[{"recordName":"I2","name":"Milk","list":{"name":"Groceries"}},{"recordName":"I1","name":"Bread","list":{"name":"Groceries"}}]}}"#)
+        #expect(
+            json
+                == #"{"data":{"createManyItems":[{"recordName":"I2","name":"Milk","list":{"name":"Groceries"}},{"recordName":"I1","name":"Bread","list":{"name":"Groceries"}}]}}"#
+        )
         #expect(await shop.data("{ Items(sort: [{name: ASC}]) { name } }") == #"{"data":{"Items":[{"name":"Bread"},{"name":"Milk"}]}}"#)
     }
 
     @Test func aBadRecordInTheListLeavesNothingAppliedAndIsNamed() async throws {
         let shop = try EngineFixture()
         await shop.createList("L1", "Groceries", items: [])
-        let response = await shop.run(Self.create, variables: ["records": [Self.item("I1", "Milk"), Self.item("I2", "Stray", list: "L9"), Self.item("I3", "Tea")]])
+        let response = await shop.run(
+            Self.create, variables: ["records": [Self.item("I1", "Milk"), Self.item("I2", "Stray", list: "L9"), Self.item("I3", "Tea")]])
         #expect(response.errors.map(\.code) == [.referenceViolation])
         #expect(response.errors.first?.path == [.key("createManyItems")])
         #expect(await shop.data("{ Items { name } }") == #"{"data":{"Items":[]}}"#)
@@ -38,9 +43,15 @@ struct ListMutationTests {
         await shop.createList("L1", "Groceries", items: [("I1", "Milk"), ("I2", "Bread")])
         let tag = try #require(try shop.database.fetch(recordName: "I1")?.changeTag)
         let update = "mutation($records: [ItemsUpdate!]!) { updateManyItems(records: $records) { name } }"
-        let records: Map = [["recordName": "I1", "ifChangeTag": .string(tag), "fields": ["name": "Oat milk"]], ["recordName": "I2", "fields": ["name": "Rye"]]]
+        let records: Map = [
+            ["recordName": "I1", "ifChangeTag": .string(tag), "fields": ["name": "Oat milk"]], ["recordName": "I2", "fields": ["name": "Rye"]],
+        ]
         #expect(await shop.data(update, variables: ["records": records]) == #"{"data":{"updateManyItems":[{"name":"Oat milk"},{"name":"Rye"}]}}"#)
-        let stale = await shop.run(update, variables: ["records": [["recordName": "I2", "fields": ["name": "Spelt"]], ["recordName": "I1", "ifChangeTag": .string(tag), "fields": ["name": "Soy"]]]])
+        let stale = await shop.run(
+            update,
+            variables: [
+                "records": [["recordName": "I2", "fields": ["name": "Spelt"]], ["recordName": "I1", "ifChangeTag": .string(tag), "fields": ["name": "Soy"]]]
+            ])
         #expect(stale.errors.map(\.code) == [.serverRecordChanged])
         #expect(await shop.data("{ Items(sort: [{name: ASC}]) { name } }") == #"{"data":{"Items":[{"name":"Oat milk"},{"name":"Rye"}]}}"#)
     }
@@ -82,8 +93,11 @@ struct ListMutationTests {
     @Test func literalListsWorkAsVariablesDo() async throws {
         let shop = try EngineFixture()
         await shop.createList("L1", "Groceries", items: [])
-        let json = await shop.data(#"mutation { createManyItems(records: [{recordName: "I1", fields: {name: "Milk"}}, {recordName: "I2", fields: {name: "Tea"}}]) { recordName } }"#)
+        let json = await shop.data(
+            #"mutation { createManyItems(records: [{recordName: "I1", fields: {name: "Milk"}}, {recordName: "I2", fields: {name: "Tea"}}]) { recordName } }"#)
         #expect(json == #"{"data":{"createManyItems":[{"recordName":"I1"},{"recordName":"I2"}]}}"#)
-        #expect(await shop.data(#"mutation { deleteManyItems(recordNames: ["I1", "I2"]) { deleted } }"#) == #"{"data":{"deleteManyItems":{"deleted":["I1","I2"]}}}"#)
+        #expect(
+            await shop.data(#"mutation { deleteManyItems(recordNames: ["I1", "I2"]) { deleted } }"#) == #"{"data":{"deleteManyItems":{"deleted":["I1","I2"]}}}"#
+        )
     }
 }

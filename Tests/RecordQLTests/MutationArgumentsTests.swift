@@ -2,6 +2,7 @@ import Foundation
 import GraphQL
 import RecordKit
 import Testing
+
 @testable import RecordQL
 
 @Suite("Translating mutation arguments into record operations")
@@ -15,7 +16,8 @@ struct MutationArgumentsTests {
     }
 
     @Test func createTakesEveryFieldType() async throws {
-        let operations = try await operations("""
+        let operations = try await operations(
+            """
             mutation {
               createItems(recordName: "I1", fields: {
                 name: "Milk", list: {recordName: "L1", action: DELETE_SELF}, number: 9223372036854775807, price: 2,
@@ -24,19 +26,25 @@ struct MutationArgumentsTests {
               }) { recordName }
             }
             """)
-        #expect(operations == [.create(Record("Items", recordName: "I1", fields: [
-            "name": .string("Milk"),
-            "list": .reference(Reference("L1", action: .deleteSelf)),
-            "number": .int64(.max),
-            "price": .double(2),
-            "due": .timestamp(Timestamp.parse("2026-11-21") ?? Date()),
-            "photo": .bytes(Data([1, 2, 3])),
-            "place": .location(RecordKit.Location(latitude: 52.5, longitude: 13.4)),
-            "manual": .asset(Asset(content: Data("hello".utf8))),
-            "tags": .list([.string("dairy")]),
-            "related": .list([.reference(Reference("I2"))]),
-            "owner": .reference(Reference("L2")),
-        ]))])
+        #expect(
+            operations == [
+                .create(
+                    Record(
+                        "Items", recordName: "I1",
+                        fields: [
+                            "name": .string("Milk"),
+                            "list": .reference(Reference("L1", action: .deleteSelf)),
+                            "number": .int64(.max),
+                            "price": .double(2),
+                            "due": .timestamp(Timestamp.parse("2026-11-21") ?? Date()),
+                            "photo": .bytes(Data([1, 2, 3])),
+                            "place": .location(RecordKit.Location(latitude: 52.5, longitude: 13.4)),
+                            "manual": .asset(Asset(content: Data("hello".utf8))),
+                            "tags": .list([.string("dairy")]),
+                            "related": .list([.reference(Reference("I2"))]),
+                            "owner": .reference(Reference("L2")),
+                        ]))
+            ])
     }
 
     @Test func createWithoutARecordNameGetsAUUID() async throws {
@@ -57,8 +65,9 @@ struct MutationArgumentsTests {
     @Test func operationsFromArgumentsTheExecutionCoerced() throws {
         let generated = try RecordQLSchema(try TestSchemas.catalog())
         #expect(try generated.operation(.delete(recordType: "Items"), arguments: jsonInput(#"{"recordName": "I1"}"#)) == .delete(recordName: "I1"))
-        #expect(try generated.operation(.update(recordType: "Lists"), arguments: jsonInput(#"{"recordName": "L1", "fields": {"name": "New"}}"#))
-            == .update(recordType: "Lists", recordName: "L1", fields: ["name": .string("New")], ifChangeTag: nil))
+        #expect(
+            try generated.operation(.update(recordType: "Lists"), arguments: jsonInput(#"{"recordName": "L1", "fields": {"name": "New"}}"#))
+                == .update(recordType: "Lists", recordName: "L1", fields: ["name": .string("New")], ifChangeTag: nil))
     }
 
     @Test func fieldInputsUseGraphQLNamesAndNullRemoves() throws {

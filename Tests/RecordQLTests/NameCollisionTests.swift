@@ -1,32 +1,36 @@
 import RecordKit
 import Testing
+
 @testable import RecordQL
 
 @Suite("Name clashes are resolved by renaming, deterministically")
 struct NameCollisionTests {
     @Test func userFieldsNamedLikeSystemFieldsOrFilterKeysGetAnUnderscore() throws {
-        let generated = try RecordQLSchema(try ckdbSchema(
-            """
-            RECORD TYPE Notes (
-                recordType      STRING,
-                recordType_     STRING,
-                changeTag       STRING,
-                createdAt       TIMESTAMP QUERYABLE SORTABLE,
-                search          STRING SEARCHABLE,
-                AND             INT64,
-                title           STRING
-            );
-            """
-        ))
+        let generated = try RecordQLSchema(
+            try ckdbSchema(
+                """
+                RECORD TYPE Notes (
+                    recordType      STRING,
+                    recordType_     STRING,
+                    changeTag       STRING,
+                    createdAt       TIMESTAMP QUERYABLE SORTABLE,
+                    search          STRING SEARCHABLE,
+                    AND             INT64,
+                    title           STRING
+                );
+                """
+            ))
         let names = try #require(generated.names["Notes"])
-        #expect(names.fields == [
-            "recordType": "recordType__", "recordType_": "recordType_", "changeTag": "changeTag_",
-            "createdAt": "createdAt_", "search": "search_", "AND": "AND_", "title": "title",
-        ])
-        #expect(try generated.outputFields("Notes") == [
-            "recordName", "recordType", "createdAt", "modifiedAt", "changeTag",
-            "recordType__", "recordType_", "changeTag_", "createdAt_", "search_", "AND_", "title",
-        ])
+        #expect(
+            names.fields == [
+                "recordType": "recordType__", "recordType_": "recordType_", "changeTag": "changeTag_",
+                "createdAt": "createdAt_", "search": "search_", "AND": "AND_", "title": "title",
+            ])
+        #expect(
+            try generated.outputFields("Notes") == [
+                "recordName", "recordType", "createdAt", "modifiedAt", "changeTag",
+                "recordType__", "recordType_", "changeTag_", "createdAt_", "search_", "AND_", "title",
+            ])
         #expect(try generated.outputField("Notes", "createdAt") == "Timestamp!")
         #expect(try generated.outputField("Notes", "createdAt_") == "Timestamp")
         #expect(generated.names.objectField("createdAt_", ofObjectType: "Notes") == .field("createdAt"))
@@ -41,16 +45,17 @@ struct NameCollisionTests {
     }
 
     @Test func recordTypesNamedLikeSharedTypesGetAnUnderscore() throws {
-        let generated = try RecordQLSchema(try ckdbSchema(
-            """
-            RECORD TYPE Query (name STRING);
-            RECORD TYPE String (name STRING);
-            RECORD TYPE Int64 (name STRING);
-            RECORD TYPE Location (name STRING);
-            RECORD TYPE Record (name STRING);
-            RECORD TYPE StringFilter (name STRING);
-            """
-        ))
+        let generated = try RecordQLSchema(
+            try ckdbSchema(
+                """
+                RECORD TYPE Query (name STRING);
+                RECORD TYPE String (name STRING);
+                RECORD TYPE Int64 (name STRING);
+                RECORD TYPE Location (name STRING);
+                RECORD TYPE Record (name STRING);
+                RECORD TYPE StringFilter (name STRING);
+                """
+            ))
         for name in ["Query", "String", "Int64", "Location", "Record", "StringFilter"] {
             let names = try #require(generated.names[name])
             #expect(names.objectType == name + "_")
@@ -66,14 +71,15 @@ struct NameCollisionTests {
     }
 
     @Test func generatedNamesOfOneTypeGiveWayToRecordTypesOfThatName() throws {
-        let generated = try RecordQLSchema(try ckdbSchema(
-            """
-            RECORD TYPE Items (name STRING);
-            RECORD TYPE ItemsFilter (name STRING);
-            RECORD TYPE ItemsPage (name STRING);
-            RECORD TYPE asset (name STRING);
-            """
-        ))
+        let generated = try RecordQLSchema(
+            try ckdbSchema(
+                """
+                RECORD TYPE Items (name STRING);
+                RECORD TYPE ItemsFilter (name STRING);
+                RECORD TYPE ItemsPage (name STRING);
+                RECORD TYPE asset (name STRING);
+                """
+            ))
         let items = try #require(generated.names["Items"])
         #expect(items.filterType == "ItemsFilter_")
         #expect(items.pageType == "ItemsPage_")
@@ -91,12 +97,13 @@ struct NameCollisionTests {
     }
 
     @Test func referrersGiveWayToUserFields() throws {
-        let generated = try RecordQLSchema(try ckdbSchema(
-            """
-            RECORD TYPE Items (list REFERENCE); // references Lists
-            RECORD TYPE Lists (Items STRING);
-            """
-        ))
+        let generated = try RecordQLSchema(
+            try ckdbSchema(
+                """
+                RECORD TYPE Items (list REFERENCE); // references Lists
+                RECORD TYPE Lists (Items STRING);
+                """
+            ))
         #expect(try generated.outputField("Lists", "Items") == "String")
         #expect(try generated.outputField("Lists", "Items_") == "[Items!]!")
         #expect(generated.names.objectField("Items_", ofObjectType: "Lists") == .referrers(recordType: "Items", field: "list"))

@@ -1,6 +1,7 @@
 import GraphQL
 import RecordKit
 import Testing
+
 @testable import RecordQL
 
 /// Query plans (with their compiled SQL) are reused only for the very same request against the
@@ -23,7 +24,8 @@ struct PlanCacheTests {
         let shop = try EngineFixture()
         await shop.createList("L1", "Groceries", items: [("I1", "Milk"), ("I2", "Bread")])
         await shop.createList("L2", "Hardware", items: [("I3", "Nails")])
-        let document = "query($list: ID!, $n: Int, $withList: Boolean!) { Items(where: {list: {eq: $list}}, sort: [{name: ASC}], limit: $n) { name list @include(if: $withList) { name } } }"
+        let document =
+            "query($list: ID!, $n: Int, $withList: Boolean!) { Items(where: {list: {eq: $list}}, sort: [{name: ASC}], limit: $n) { name list @include(if: $withList) { name } } }"
         let asked: [([String: Map], String)] = [
             (["list": "L1", "n": 1, "withList": false], #"{"data":{"Items":[{"name":"Bread"}]}}"#),
             (["list": "L1", "n": 2, "withList": false], #"{"data":{"Items":[{"name":"Bread"},{"name":"Milk"}]}}"#),

@@ -2,6 +2,7 @@ import Foundation
 import GraphQL
 import RecordKit
 import Testing
+
 @testable import RecordQL
 
 /// GraphQLSwift's executor over the generated schema with a ``DatabaseResolver``: the reference
@@ -44,12 +45,18 @@ struct ReferenceExecutorTests {
     @Test func listsShowTheirItemsSortedAndEachItemItsList() async throws {
         try await createShoppingList()
         let data = try await run(#"{ Lists { name Items(sort: [{name: ASC}]) { name list { name } } } }"#)
-        #expect(data == [
-            "Lists": [["name": "Groceries", "Items": [
-                ["name": "Bread", "list": ["name": "Groceries"]],
-                ["name": "Milk", "list": ["name": "Groceries"]],
-            ]]],
-        ])
+        #expect(
+            data == [
+                "Lists": [
+                    [
+                        "name": "Groceries",
+                        "Items": [
+                            ["name": "Bread", "list": ["name": "Groceries"]],
+                            ["name": "Milk", "list": ["name": "Groceries"]],
+                        ],
+                    ]
+                ]
+            ])
     }
 
     @Test func whereAndPredicateSelectTheSameItems() async throws {
@@ -97,9 +104,10 @@ struct ReferenceExecutorTests {
 
     @Test func deletingARecordOfAnotherTypeFails() async throws {
         try await createShoppingList()
-        #expect(try await errors(#"mutation { deleteItems(recordName: "L1") { deleted } }"#) == [
-            "unknownItem: there is no Items record named 'L1'",
-        ])
+        #expect(
+            try await errors(#"mutation { deleteItems(recordName: "L1") { deleted } }"#) == [
+                "unknownItem: there is no Items record named 'L1'"
+            ])
         #expect(try database.fetch(recordName: "L1") != nil)
     }
 
@@ -125,16 +133,21 @@ struct ReferenceExecutorTests {
         try await createShoppingList()
         try database.addField(FieldDefinition("number", .int64, flags: [.queryable, .sortable]), to: "Items")
         let evolved = try RecordQLSchema(database.schema, resolver: DatabaseResolver(database: database)).graphQLSchema
-        let result = try await graphql(schema: evolved, request: """
-            mutation { updateItems(recordName: "I1", fields: {number: 9007199254740993}) { number } }
-            """)
+        let result = try await graphql(
+            schema: evolved,
+            request: """
+                mutation { updateItems(recordName: "I1", fields: {number: 9007199254740993}) { number } }
+                """)
         #expect(result.errors.isEmpty, "\(result.errors)")
         #expect(try database.fetch(recordName: "I1")?["number"] == .int64(9_007_199_254_740_993))
         let sorted = try await graphql(schema: evolved, request: "{ Items(sort: [{number: DESC}, {name: ASC}]) { name number } }")
-        #expect(sorted.data == ["Items": [
-            ["name": "Milk", "number": .number(Number(Int64(9_007_199_254_740_993)))],
-            ["name": "Bread", "number": .null], ["name": "Eggs", "number": .null],
-        ]])
+        #expect(
+            sorted.data == [
+                "Items": [
+                    ["name": "Milk", "number": .number(Number(Int64(9_007_199_254_740_993)))],
+                    ["name": "Bread", "number": .null], ["name": "Eggs", "number": .null],
+                ]
+            ])
     }
 }
 
@@ -143,25 +156,29 @@ struct ReferenceExecutorFieldTypeTests {
     @Test func everyFieldTypeRoundTrips() async throws {
         let database = try RecordDatabase.inMemory(bootstrap: try TestSchemas.catalog())
         let schema = try RecordQLSchema(database.schema, resolver: DatabaseResolver(database: database)).graphQLSchema
-        let created = try await graphql(schema: schema, request: """
-            mutation {
-              l: createLists(recordName: "L1", fields: {name: "Groceries"}) { recordName }
-              i: createItems(recordName: "I1", fields: {
-                name: "Milk", list: {recordName: "L1"}, number: -3, price: 1.25, due: "2026-11-21T09:30:00Z",
-                photo: "AQID", place: {latitude: 52.5, longitude: 13.4}, manual: "aGVsbG8=",
-                tags: ["dairy", "cold"], related: [{recordName: "I1"}], owner: {recordName: "L1"}
-              }) { recordName }
-            }
-            """)
+        let created = try await graphql(
+            schema: schema,
+            request: """
+                mutation {
+                  l: createLists(recordName: "L1", fields: {name: "Groceries"}) { recordName }
+                  i: createItems(recordName: "I1", fields: {
+                    name: "Milk", list: {recordName: "L1"}, number: -3, price: 1.25, due: "2026-11-21T09:30:00Z",
+                    photo: "AQID", place: {latitude: 52.5, longitude: 13.4}, manual: "aGVsbG8=",
+                    tags: ["dairy", "cold"], related: [{recordName: "I1"}], owner: {recordName: "L1"}
+                  }) { recordName }
+                }
+                """)
         #expect(created.errors.isEmpty, "\(created.errors)")
-        let result = try await graphql(schema: schema, request: """
-            {
-              Items {
-                name list { recordName } number price due photo place { latitude longitude } manual { size sha256 }
-                tags related { recordName } owner { __typename recordName ... on Lists { name } }
-              }
-            }
-            """)
+        let result = try await graphql(
+            schema: schema,
+            request: """
+                {
+                  Items {
+                    name list { recordName } number price due photo place { latitude longitude } manual { size sha256 }
+                    tags related { recordName } owner { __typename recordName ... on Lists { name } }
+                  }
+                }
+                """)
         #expect(result.errors.isEmpty, "\(result.errors)")
         let item = result.data?["Items", 0] ?? .null
         #expect(item["name"] == "Milk")
@@ -178,7 +195,8 @@ struct ReferenceExecutorFieldTypeTests {
         let sha256 = item["manual", "sha256"].string ?? ""
         let asset = try await graphql(schema: schema, request: "{ asset(sha256: \"\(sha256)\") }")
         #expect(asset.data == ["asset": "aGVsbG8="])
-        let referrers = try await graphql(schema: schema, request: #"{ Items(where: {recordName: {eq: "I1"}}) { Items_related(where: {name: {eq: "Milk"}}) { name } } }"#)
+        let referrers = try await graphql(
+            schema: schema, request: #"{ Items(where: {recordName: {eq: "I1"}}) { Items_related(where: {name: {eq: "Milk"}}) { name } } }"#)
         #expect(referrers.data == ["Items": [["Items_related": [["name": "Milk"]]]]], "I1 lists itself among the items it is related to")
     }
 

@@ -1,5 +1,6 @@
 import RecordKit
 import Testing
+
 @testable import RecordQL
 
 /// A typed REFERENCE is read through a join of the referenced type's table: it resolves to the
@@ -22,21 +23,31 @@ struct ReferenceJoinTests {
         """
 
     static let cases: [(name: String, document: String, response: String)] = [
-        ("chains, absent and dangling references",
-         "{ Items(sort: [{name: ASC}]) { name list { name owner { name } } next { name list { name } } } }",
-         #"{"data":{"Items":[{"name":"Bread","list":{"name":"Groceries","owner":{"name":"Ada"}},"next":null},{"name":"Milk","list":{"name":"Groceries","owner":{"name":"Ada"}},"next":{"name":"Bread","list":{"name":"Groceries"}}},{"name":"Nails","list":{"name":"Hardware","owner":null},"next":null}]}}"#),
-        ("one reference under two aliases",
-         #"{ Items(where: {name: {eq: "Milk"}}) { a: list { name } b: list { owner { name } recordName } } }"#,
-         #"{"data":{"Items":[{"a":{"name":"Groceries"},"b":{"owner":{"name":"Ada"},"recordName":"L1"}}]}}"#),
-        ("under referrers",
-         "{ Lists(sort: [{name: ASC}]) { name Items(sort: [{name: DESC}]) { name next { name } } } }",
-         #"{"data":{"Lists":[{"name":"Groceries","Items":[{"name":"Milk","next":{"name":"Bread"}},{"name":"Bread","next":null}]},{"name":"Hardware","Items":[{"name":"Nails","next":null}]}]}}"#),
-        ("in a page",
-         "{ ItemsPage(limit: 2, sort: [{name: DESC}]) { records { name list { owner { name } } } } }",
-         #"{"data":{"ItemsPage":{"records":[{"name":"Nails","list":{"owner":null}},{"name":"Milk","list":{"owner":{"name":"Ada"}}}]}}}"#),
-        ("in what a mutation returns",
-         #"mutation { updateItems(recordName: "I2", fields: {name: "Rye"}) { name list { name owner { name } } } }"#,
-         #"{"data":{"updateItems":{"name":"Rye","list":{"name":"Groceries","owner":{"name":"Ada"}}}}}"#),
+        (
+            "chains, absent and dangling references",
+            "{ Items(sort: [{name: ASC}]) { name list { name owner { name } } next { name list { name } } } }",
+            #"{"data":{"Items":[{"name":"Bread","list":{"name":"Groceries","owner":{"name":"Ada"}},"next":null},{"name":"Milk","list":{"name":"Groceries","owner":{"name":"Ada"}},"next":{"name":"Bread","list":{"name":"Groceries"}}},{"name":"Nails","list":{"name":"Hardware","owner":null},"next":null}]}}"#
+        ),
+        (
+            "one reference under two aliases",
+            #"{ Items(where: {name: {eq: "Milk"}}) { a: list { name } b: list { owner { name } recordName } } }"#,
+            #"{"data":{"Items":[{"a":{"name":"Groceries"},"b":{"owner":{"name":"Ada"},"recordName":"L1"}}]}}"#
+        ),
+        (
+            "under referrers",
+            "{ Lists(sort: [{name: ASC}]) { name Items(sort: [{name: DESC}]) { name next { name } } } }",
+            #"{"data":{"Lists":[{"name":"Groceries","Items":[{"name":"Milk","next":{"name":"Bread"}},{"name":"Bread","next":null}]},{"name":"Hardware","Items":[{"name":"Nails","next":null}]}]}}"#
+        ),
+        (
+            "in a page",
+            "{ ItemsPage(limit: 2, sort: [{name: DESC}]) { records { name list { owner { name } } } } }",
+            #"{"data":{"ItemsPage":{"records":[{"name":"Nails","list":{"owner":null}},{"name":"Milk","list":{"owner":{"name":"Ada"}}}]}}}"#
+        ),
+        (
+            "in what a mutation returns",
+            #"mutation { updateItems(recordName: "I2", fields: {name: "Rye"}) { name list { name owner { name } } } }"#,
+            #"{"data":{"updateItems":{"name":"Rye","list":{"name":"Groceries","owner":{"name":"Ada"}}}}}"#
+        ),
     ]
 
     static func fixture() throws -> EngineFixture {
@@ -46,12 +57,18 @@ struct ReferenceJoinTests {
             .create(Record("Lists", recordName: "L1", fields: ["name": .string("Groceries"), "owner": .reference(Reference("P1"))])),
             .create(Record("Lists", recordName: "L2", fields: ["name": .string("Hardware"), "owner": .reference(Reference("P9"))])),
             .create(Record("Items", recordName: "I2", fields: ["name": .string("Bread"), "list": .reference(Reference("L1"))])),
-            .create(Record("Items", recordName: "I1", fields: [
-                "name": .string("Milk"), "list": .reference(Reference("L1")), "next": .reference(Reference("I2")),
-            ])),
-            .create(Record("Items", recordName: "I3", fields: [
-                "name": .string("Nails"), "list": .reference(Reference("L2")), "next": .reference(Reference("I9")),
-            ])),
+            .create(
+                Record(
+                    "Items", recordName: "I1",
+                    fields: [
+                        "name": .string("Milk"), "list": .reference(Reference("L1")), "next": .reference(Reference("I2")),
+                    ])),
+            .create(
+                Record(
+                    "Items", recordName: "I3",
+                    fields: [
+                        "name": .string("Nails"), "list": .reference(Reference("L2")), "next": .reference(Reference("I9")),
+                    ])),
         ])
         return shop
     }

@@ -1,5 +1,6 @@
 import RecordKit
 import Testing
+
 @testable import RecordQL
 
 @Suite("Typed and untyped references")
@@ -33,8 +34,14 @@ struct ReferenceTypingTests {
     @Test func untypedReferencesCountAsPointingAtEveryType() throws {
         let generated = try RecordQLSchema(try Self.schema())
         // Items points at Lists twice (list, and the untyped owner): S_f names.
-        #expect(try generated.outputFields("Lists").suffix(6) == ["Items_list", "Items_owner", "Notes", "Items_listAggregate", "Items_ownerAggregate", "NotesAggregate"])
-        #expect(try generated.outputFields("Items").suffix(6) == ["Items", "Notes_about", "Notes_items", "ItemsAggregate", "Notes_aboutAggregate", "Notes_itemsAggregate"])
+        #expect(
+            try generated.outputFields("Lists").suffix(6) == [
+                "Items_list", "Items_owner", "Notes", "Items_listAggregate", "Items_ownerAggregate", "NotesAggregate",
+            ])
+        #expect(
+            try generated.outputFields("Items").suffix(6) == [
+                "Items", "Notes_about", "Notes_items", "ItemsAggregate", "Notes_aboutAggregate", "Notes_itemsAggregate",
+            ])
         #expect(try generated.outputFields("Notes").suffix(4) == ["Items", "Notes", "ItemsAggregate", "NotesAggregate"])
         #expect(try generated.outputField("Lists", "Items_owner") == "[Items!]!")
         #expect(generated.names.objectField("Items_list", ofObjectType: "Lists") == .referrers(recordType: "Items", field: "list"))
@@ -44,9 +51,10 @@ struct ReferenceTypingTests {
 
     @Test func referrersArgumentsFilterTheReferringType() throws {
         let generated = try RecordQLSchema(try Self.schema())
-        #expect(try generated.arguments("Items", "Notes_items") == [
-            "where": "NotesFilter", "predicate": "String", "sort": "[NotesSort!]", "limit": "Int",
-        ])
+        #expect(
+            try generated.arguments("Items", "Notes_items") == [
+                "where": "NotesFilter", "predicate": "String", "sort": "[NotesSort!]", "limit": "Int",
+            ])
     }
 
     @Test func cloudKitShareIsLeftOut() throws {

@@ -2,6 +2,7 @@ import Foundation
 import GraphQL
 import RecordKit
 import Testing
+
 @testable import RecordQL
 
 /// `prepare` tells where a request failed and what kind of operation it is before running it,

@@ -1,6 +1,7 @@
 import GraphQL
 import RecordKit
 import Testing
+
 @testable import RecordQL
 
 @Suite("The schema generated for the shopping lists")
@@ -13,17 +14,19 @@ struct ShoppingSchemaTests {
 
     @Test func queryListsRecordsOfEachTypeWithFilterSortAndLimit() throws {
         #expect(try generated.outputField("Query", "Items") == "[Items!]!")
-        #expect(try generated.arguments("Query", "Items") == [
-            "where": "ItemsFilter", "predicate": "String", "sort": "[ItemsSort!]", "limit": "Int",
-        ])
+        #expect(
+            try generated.arguments("Query", "Items") == [
+                "where": "ItemsFilter", "predicate": "String", "sort": "[ItemsSort!]", "limit": "Int",
+            ])
         #expect(try generated.outputField("Query", "Lists") == "[Lists!]!")
     }
 
     @Test func queryPagesRecordsWithACursor() throws {
         #expect(try generated.outputField("Query", "ItemsPage") == "ItemsPage!")
-        #expect(try generated.arguments("Query", "ItemsPage") == [
-            "where": "ItemsFilter", "predicate": "String", "sort": "[ItemsSort!]", "limit": "Int", "after": "String",
-        ])
+        #expect(
+            try generated.arguments("Query", "ItemsPage") == [
+                "where": "ItemsFilter", "predicate": "String", "sort": "[ItemsSort!]", "limit": "Int", "after": "String",
+            ])
         #expect(try generated.outputFields("ItemsPage") == ["records", "cursor"])
         #expect(try generated.outputField("ItemsPage", "records") == "[Items!]!")
         #expect(try generated.outputField("ItemsPage", "cursor") == "String")
@@ -39,7 +42,9 @@ struct ShoppingSchemaTests {
         #expect(try generated.outputFields("Record") == system)
         #expect(try generated.outputFields("Items") == system + ["name", "list"])
         #expect(try generated.outputFields("Lists") == system + ["name", "Items", "ItemsAggregate"])
-        for (field, type) in [("recordName", "ID!"), ("recordType", "String!"), ("createdAt", "Timestamp!"), ("modifiedAt", "Timestamp!"), ("changeTag", "String!")] {
+        for (field, type) in [
+            ("recordName", "ID!"), ("recordType", "String!"), ("createdAt", "Timestamp!"), ("modifiedAt", "Timestamp!"), ("changeTag", "String!"),
+        ] {
             #expect(try generated.outputField("Record", field) == type)
             #expect(try generated.outputField("Items", field) == type)
         }
@@ -54,17 +59,19 @@ struct ShoppingSchemaTests {
 
     @Test func listsHaveTheirItemsAsReferrers() throws {
         #expect(try generated.outputField("Lists", "Items") == "[Items!]!")
-        #expect(try generated.arguments("Lists", "Items") == [
-            "where": "ItemsFilter", "predicate": "String", "sort": "[ItemsSort!]", "limit": "Int",
-        ])
+        #expect(
+            try generated.arguments("Lists", "Items") == [
+                "where": "ItemsFilter", "predicate": "String", "sort": "[ItemsSort!]", "limit": "Int",
+            ])
         #expect(generated.names.objectField("Items", ofObjectType: "Lists") == .referrers(recordType: "Items", field: "list"))
     }
 
     @Test func mutationsCreateUpdateAndDelete() throws {
-        #expect(try generated.outputFields("Mutation") == [
-            "createItems", "updateItems", "deleteItems", "createManyItems", "updateManyItems", "deleteManyItems",
-            "createLists", "updateLists", "deleteLists", "createManyLists", "updateManyLists", "deleteManyLists",
-        ])
+        #expect(
+            try generated.outputFields("Mutation") == [
+                "createItems", "updateItems", "deleteItems", "createManyItems", "updateManyItems", "deleteManyItems",
+                "createLists", "updateLists", "deleteLists", "createManyLists", "updateManyLists", "deleteManyLists",
+            ])
         #expect(try generated.outputField("Mutation", "createItems") == "Items!")
         #expect(try generated.arguments("Mutation", "createItems") == ["recordName": "ID", "fields": "ItemsInput!"])
         #expect(try generated.outputField("Mutation", "updateItems") == "Items!")
@@ -93,19 +100,21 @@ struct ShoppingSchemaTests {
     }
 
     @Test func filtersHaveSystemKeysFieldOperatorsAndLogic() throws {
-        #expect(try generated.inputFields("ItemsFilter") == [
-            "recordName": "RecordNameFilter", "createdAt": "TimestampFilter", "modifiedAt": "TimestampFilter",
-            "name": "StringFilter", "list": "ReferenceFilter",
-            "AND": "[ItemsFilter!]", "OR": "[ItemsFilter!]", "NOT": "ItemsFilter",
-        ])
+        #expect(
+            try generated.inputFields("ItemsFilter") == [
+                "recordName": "RecordNameFilter", "createdAt": "TimestampFilter", "modifiedAt": "TimestampFilter",
+                "name": "StringFilter", "list": "ReferenceFilter",
+                "AND": "[ItemsFilter!]", "OR": "[ItemsFilter!]", "NOT": "ItemsFilter",
+            ])
         #expect(try generated.inputFields("ListsFilter")["search"] == "String", "Lists.name is SEARCHABLE")
     }
 
     @Test func sortsHaveOneDirectionPerOrderedKey() throws {
-        #expect(try generated.inputFields("ItemsSort") == [
-            "recordName": "SortDirection", "createdAt": "SortDirection", "modifiedAt": "SortDirection",
-            "name": "SortDirection", "list": "SortDirection",
-        ])
+        #expect(
+            try generated.inputFields("ItemsSort") == [
+                "recordName": "SortDirection", "createdAt": "SortDirection", "modifiedAt": "SortDirection",
+                "name": "SortDirection", "list": "SortDirection",
+            ])
         let directions = try #require(generated.graphQLSchema.getType(name: "SortDirection") as? GraphQLEnumType)
         #expect(directions.values.map(\.name) == ["ASC", "DESC"])
     }
@@ -124,9 +133,10 @@ struct ShoppingSchemaTests {
         #expect(try evolved.inputFields("ItemsFilter")["number"] == "Int64Filter")
         #expect(try evolved.inputFields("ItemsSort")["number"] == "SortDirection")
         #expect(try evolved.inputFields("ItemsInput")["number"] == "Int64")
-        #expect(try evolved.inputFields("Int64Filter") == [
-            "eq": "Int64", "ne": "Int64", "lt": "Int64", "lte": "Int64", "gt": "Int64", "gte": "Int64", "in": "[Int64!]", "isNull": "Boolean",
-        ])
+        #expect(
+            try evolved.inputFields("Int64Filter") == [
+                "eq": "Int64", "ne": "Int64", "lt": "Int64", "lte": "Int64", "gt": "Int64", "gte": "Int64", "in": "[Int64!]", "isNull": "Boolean",
+            ])
         #expect(!generated.hasType("Int64Filter"), "the bootstrap schema has no INT64 field")
     }
 

@@ -1,6 +1,7 @@
 import GraphQL
 import RecordKit
 import Testing
+
 @testable import RecordQL
 
 /// A document is validated only by the GraphQLSwift rules that can report anything on it, and
@@ -18,41 +19,51 @@ struct ValidationRuleTests {
         (.uniqueFragmentNames, "{ Lists { ...F } } fragment F on Lists { name } fragment F on Lists { name }", #"There can be only one fragment named "F"."#),
         (.knownFragmentNames, "{ Lists { ...G } }", #"Unknown fragment "G"."#),
         (.noUnusedFragments, "{ Lists { name } } fragment F on Lists { name }", #"Fragment "F" is never used."#),
-        (.possibleFragmentSpreads, "{ Lists { ... on Items { name } } }", #"Fragment cannot be spread here as objects of type "Lists" can never be of type "Items"."#),
+        (
+            .possibleFragmentSpreads, "{ Lists { ... on Items { name } } }",
+            #"Fragment cannot be spread here as objects of type "Lists" can never be of type "Items"."#
+        ),
         (.noFragmentCycles, "{ Lists { ...F } } fragment F on Lists { ...F }", #"Cannot spread fragment "F" within itself."#),
         (.uniqueVariableNames, "query($n: Int, $n: Int) { Lists(limit: $n) { name } }", #"There can be only one variable named "$n"."#),
         (.noUndefinedVariables, "{ Lists(limit: $n) { name } }", #"Variable "$n" is not defined."#),
         (.noUnusedVariables, "query($n: Int) { Lists { name } }", #"Variable "$n" is never used."#),
         (.knownDirectives, "{ Lists @nope { name } }", #"Unknown directive "@nope"."#),
-        (.uniqueDirectivesPerLocation, "{ Lists @include(if: true) @include(if: true) { name } }", #"The directive "@include" can only be used once at this location."#),
-        (.variablesInAllowedPosition, "query($n: String) { Lists(limit: $n) { name } }", #"Variable "$n" of type "String" used in position expecting type "Int"."#),
+        (
+            .uniqueDirectivesPerLocation, "{ Lists @include(if: true) @include(if: true) { name } }",
+            #"The directive "@include" can only be used once at this location."#
+        ),
+        (
+            .variablesInAllowedPosition, "query($n: String) { Lists(limit: $n) { name } }",
+            #"Variable "$n" of type "String" used in position expecting type "Int"."#
+        ),
     ]
 
     /// Documents valid and not, with every kind of construct.
-    static let documents: [String] = breaking.map(\.document) + [
-        "{ Items(where: {list: {eq: \"L1\"}}, sort: [{name: ASC}], limit: 50) { recordName name list { recordName } } }",
-        "{ a: Lists { name } b: Lists { name } }",
-        "{ Lists { title } Items { size } }",
-        "{ Lists(first: 2) { name } }",
-        "{ Lists(limit: \"two\") { name } }",
-        "{ Lists(limit: 1, limit: 2) { name } }",
-        "{ Lists(sort: [{name: UP}]) { name } }",
-        "{ Items(where: {title: {eq: \"x\"}, list: {eq: \"L\", eq: \"M\"}}) { name } }",
-        "{ Lists { name { x } } }",
-        "{ Lists }",
-        "{ Lists(predicate: \"name == '$x' OR name == '...'\") { name } }",
-        "mutation { createLists(fields: {name: 12}) { name } }",
-        "mutation { updateLists(fields: {name: \"x\"}) { name } }",
-        "mutation @transaction(id: \"t1\") { deleteLists(recordName: \"L1\") { deleted } }",
-        "mutation @transaction { deleteLists(recordName: \"L1\") { deleted } }",
-        "query($yes: Boolean!) { Items { name @include(if: $yes) list @skip(if: $yes) { name } } }",
-        "query Q($n: Int = 2, $w: ItemsFilter) { Items(limit: $n, where: $w) { ...I } } fragment I on Items { name list { ... on Lists { name } } }",
-        "query($n: Int) { Lists(limit: $n) { ...F } } fragment F on Lists { name ...G } fragment G on Lists { ... @include(if: $m) { name } }",
-        "{ __schema { queryType { name } } __type(name: \"Lists\") { name } }",
-        "{ Lists { __typename recordName ... { name } } }",
-        "query A { Lists { name } } query B { Items { name } } fragment U on Items { name }",
-        "scalar Extra { Lists { name } }",
-    ]
+    static let documents: [String] =
+        breaking.map(\.document) + [
+            "{ Items(where: {list: {eq: \"L1\"}}, sort: [{name: ASC}], limit: 50) { recordName name list { recordName } } }",
+            "{ a: Lists { name } b: Lists { name } }",
+            "{ Lists { title } Items { size } }",
+            "{ Lists(first: 2) { name } }",
+            "{ Lists(limit: \"two\") { name } }",
+            "{ Lists(limit: 1, limit: 2) { name } }",
+            "{ Lists(sort: [{name: UP}]) { name } }",
+            "{ Items(where: {title: {eq: \"x\"}, list: {eq: \"L\", eq: \"M\"}}) { name } }",
+            "{ Lists { name { x } } }",
+            "{ Lists }",
+            "{ Lists(predicate: \"name == '$x' OR name == '...'\") { name } }",
+            "mutation { createLists(fields: {name: 12}) { name } }",
+            "mutation { updateLists(fields: {name: \"x\"}) { name } }",
+            "mutation @transaction(id: \"t1\") { deleteLists(recordName: \"L1\") { deleted } }",
+            "mutation @transaction { deleteLists(recordName: \"L1\") { deleted } }",
+            "query($yes: Boolean!) { Items { name @include(if: $yes) list @skip(if: $yes) { name } } }",
+            "query Q($n: Int = 2, $w: ItemsFilter) { Items(limit: $n, where: $w) { ...I } } fragment I on Items { name list { ... on Lists { name } } }",
+            "query($n: Int) { Lists(limit: $n) { ...F } } fragment F on Lists { name ...G } fragment G on Lists { ... @include(if: $m) { name } }",
+            "{ __schema { queryType { name } } __type(name: \"Lists\") { name } }",
+            "{ Lists { __typename recordName ... { name } } }",
+            "query A { Lists { name } } query B { Items { name } } fragment U on Items { name }",
+            "scalar Extra { Lists { name } }",
+        ]
 
     static func context() throws -> SchemaContext {
         try SchemaContext(schema: try Schema.shopping, generation: 1)
@@ -88,10 +99,11 @@ struct ValidationRuleTests {
         let text = "{ Items(where: {list: {eq: \"L1\"}}, sort: [{name: ASC}], limit: 50) { recordName name list { recordName } } }"
         let features = DocumentFeatures(text: text, document: try parse(source: Source(body: text)))
         #expect(features.isEmpty)
-        #expect(SpecifiedRule.allCases.filter { $0.applies(to: features) } == [
-            .scalarLeafs, .fieldsOnCorrectType, .knownArgumentNames, .uniqueArgumentNames, .valuesOfCorrectType, .providedRequiredArguments,
-            .uniqueInputFieldNames,
-        ])
+        #expect(
+            SpecifiedRule.allCases.filter { $0.applies(to: features) } == [
+                .scalarLeafs, .fieldsOnCorrectType, .knownArgumentNames, .uniqueArgumentNames, .valuesOfCorrectType, .providedRequiredArguments,
+                .uniqueInputFieldNames,
+            ])
     }
 
     @Test func featuresAreReadConservatively() throws {

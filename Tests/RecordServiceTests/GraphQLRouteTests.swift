@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdTesting
 import Testing
+
 @testable import RecordService
 
 /// GraphQL over HTTP, row by row of the draft as the service applies it.
@@ -79,7 +80,8 @@ struct GraphQLRouteTests {
         let fixture = try ServiceFixture()
         try await fixture.test { client in
             // `+` is a space and `%2B` a plus in application/x-www-form-urlencoded.
-            let response = try await client.send(.get, "/graphql?query=%7B+Lists(predicate%3A+%22name+%3D%3D+'a%2Bb'%22)+%7B+name+%7D+%7D", token: fixture.adminToken)
+            let response = try await client.send(
+                .get, "/graphql?query=%7B+Lists(predicate%3A+%22name+%3D%3D+'a%2Bb'%22)+%7B+name+%7D+%7D", token: fixture.adminToken)
             #expect(response.status == .ok)
             #expect(response.text == #"{"data":{"Lists":[]}}"#)
         }
@@ -144,7 +146,8 @@ struct GraphQLRouteTests {
     @Test func aMutationOverGetIsNotAllowed() async throws {
         let fixture = try ServiceFixture()
         try await fixture.test { client in
-            let response = try await client.send(.get, "/graphql?query=mutation%20%7B%20deleteLists(recordName%3A%20%22L1%22)%20%7B%20deleted%20%7D%20%7D", token: fixture.adminToken)
+            let response = try await client.send(
+                .get, "/graphql?query=mutation%20%7B%20deleteLists(recordName%3A%20%22L1%22)%20%7B%20deleted%20%7D%20%7D", token: fixture.adminToken)
             #expect(response.status == .methodNotAllowed)
             #expect(response.headers[.allow] == "POST")
         }
@@ -182,7 +185,9 @@ struct GraphQLRouteTests {
     @Test func aBodyOverTheLimitIsRefusedBeforeItIsRead() async throws {
         let fixture = try ServiceFixture { $0.maximumBodySize = 64 }
         try await fixture.test { client in
-            let response = try await client.send(.post, "/graphql", token: fixture.adminToken, json: #"{"query":"{ Lists { name } }", "variables": {"pad": "\#(String(repeating: "x", count: 100))"}}"#)
+            let response = try await client.send(
+                .post, "/graphql", token: fixture.adminToken,
+                json: #"{"query":"{ Lists { name } }", "variables": {"pad": "\#(String(repeating: "x", count: 100))"}}"#)
             #expect(response.status == .contentTooLarge)
         }
     }

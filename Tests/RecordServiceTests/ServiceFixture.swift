@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+
 @testable import RecordService
 
 /// A service over a temporary data folder, with an admin token, for route tests in process.

@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdTesting
 import Testing
+
 @testable import RecordService
 
 /// Writes under an `Idempotency-Key`: stored with the writes, replayed to a retry.

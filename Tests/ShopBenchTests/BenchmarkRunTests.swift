@@ -1,5 +1,5 @@
-import TestSupport
 import Foundation
+import TestSupport
 import Testing
 
 /// The benchmark keeps working: `shop-bench --quick --json` (the debug build, about 20 s) runs
@@ -104,10 +104,12 @@ enum BenchmarkBinary {
         if process.isRunning {
             process.terminate()
             process.waitUntilExit()
-            throw BenchmarkRunError("shop-bench \(arguments.joined(separator: " ")) did not finish within \(Int(timeout)) s:\n\(try String(contentsOf: log, encoding: .utf8))")
+            throw BenchmarkRunError(
+                "shop-bench \(arguments.joined(separator: " ")) did not finish within \(Int(timeout)) s:\n\(try String(contentsOf: log, encoding: .utf8))")
         }
         guard process.terminationStatus == 0 else {
-            throw BenchmarkRunError("shop-bench \(arguments.joined(separator: " ")) failed (status \(process.terminationStatus)):\n\(try String(contentsOf: log, encoding: .utf8))")
+            throw BenchmarkRunError(
+                "shop-bench \(arguments.joined(separator: " ")) failed (status \(process.terminationStatus)):\n\(try String(contentsOf: log, encoding: .utf8))")
         }
         return try JSONDecoder().decode(Report.self, from: Data(contentsOf: output))
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import shop_bench
 
 /// A `--quick` table labels its verdicts as indicative and says why; a full run's does not.

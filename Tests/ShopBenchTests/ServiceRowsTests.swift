@@ -32,8 +32,9 @@ import Testing
         return text.contains("records/query") && text.contains("records/modify")
     }
 
-    @Test(.enabled(if: shopServes, "the shop built here has no serve command yet"),
-          .enabled(if: servesCloudKitRecords, "shop serve does not serve records/query and records/modify yet"))
+    @Test(
+        .enabled(if: shopServes, "the shop built here has no serve command yet"),
+        .enabled(if: servesCloudKitRecords, "shop serve does not serve records/query and records/modify yet"))
     func everyServiceRowRunsAgainstShopServeAloneAndReportsFigures() throws {
         // 4-second loads: in the debug build one createManyItems of 500 records takes 1.5-2.7 s,
         // so a 1-second load of that row could end before any request completes.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ShopCLI
 
 /// Tab completion, by position in the command, without a terminal.
@@ -13,7 +14,10 @@ import Testing
     let completer = Completer(names: Names())
 
     @Test(arguments: [
-        ("", "", ["lists", "list", "items", "item", "count", "import", "export", "schema", "transactions", "transaction", "explain", "source", "help", "quit"]),
+        (
+            "", "",
+            ["lists", "list", "items", "item", "count", "import", "export", "schema", "transactions", "transaction", "explain", "source", "help", "quit"]
+        ),
         ("li", "li", ["lists", "list"]),
         ("list d", "d", ["delete"]),
         ("items Gro", "Gro", ["Groceries"]),

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ShopCLI
 
 /// Columns line up by what a terminal shows, not by characters: wide CJK and emoji take two
@@ -30,7 +31,9 @@ import Testing
             arguments += ["-e", "item add 'Grocery 🛒' '\(name)' number=\(index * 7)"]
         }
         _ = await shop(arguments)
-        let run = await shop(["--db", sandbox.database, "-e", "lists", "-e", "items 'Grocery 🛒'", "-e", "{ Items(sort: [{name: ASC}]) { name number list { name } } }"])
+        let run = await shop([
+            "--db", sandbox.database, "-e", "lists", "-e", "items 'Grocery 🛒'", "-e", "{ Items(sort: [{name: ASC}]) { name number list { name } } }",
+        ])
         #expect(run.status == 0, "\(run.errors)")
         try Snapshot.check(run.output, named: "wide-text-tables")
         for line in run.output.split(separator: "\n") {

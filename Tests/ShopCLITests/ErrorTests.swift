@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ShopCLI
 
 /// Every command's failures: a clear `error: <code>: <message>` on standard error, exit status

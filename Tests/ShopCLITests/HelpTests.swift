@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ShopCLI
 
 /// The help text is documentation: snapshotted so that every change to it is a visible diff.
@@ -9,9 +10,11 @@ import Testing
         let run = await shop(["--db", sandbox.database, "-e", "help"])
         #expect(run.status == 0)
         try Snapshot.check(run.output, named: "help")
-        for command in ["lists", "list add", "list rename", "list delete", "items", "item add", "item set", "item delete",
-                        "count", "import", "export", "schema ", "schema export", "schema import", "schema history", "schema add-field", "schema add-type",
-                        "schema graphql", "transactions", "transaction show", "transaction delete", "explain", "source", "help", "quit"] {
+        for command in [
+            "lists", "list add", "list rename", "list delete", "items", "item add", "item set", "item delete",
+            "count", "import", "export", "schema ", "schema export", "schema import", "schema history", "schema add-field", "schema add-type",
+            "schema graphql", "transactions", "transaction show", "transaction delete", "explain", "source", "help", "quit",
+        ] {
             #expect(run.output.contains("\n  \(command)"), "help does not list \(command)")
         }
     }
@@ -66,8 +69,10 @@ import Testing
             #expect(help.output.contains(topic))
         }
         let examples = help.output.components(separatedBy: "EXAMPLES\n")[1].split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        let setUp = #"mutation { createLists(recordName: "L1", fields: {name: "Groceries"}) { name } createItems(recordName: "I1", fields: {name: "Milk", list: {recordName: "L1"}}) { name } }"#
-        let run = await shop(["--db", sandbox.database, "-e", "schema add-field Items number INT64 QUERYABLE SORTABLE", "-e", setUp] + examples.flatMap { ["-e", $0] })
+        let setUp =
+            #"mutation { createLists(recordName: "L1", fields: {name: "Groceries"}) { name } createItems(recordName: "I1", fields: {name: "Milk", list: {recordName: "L1"}}) { name } }"#
+        let run = await shop(
+            ["--db", sandbox.database, "-e", "schema add-field Items number INT64 QUERYABLE SORTABLE", "-e", setUp] + examples.flatMap { ["-e", $0] })
         #expect(run.status == 0, "\(run.errors)")
     }
 }

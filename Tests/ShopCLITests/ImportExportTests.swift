@@ -1,13 +1,15 @@
 import Foundation
 import RecordKit
 import Testing
+
 @testable import ShopCLI
 
 /// `import` and `export`: every field type round-trips through CSV and JSON Lines, a bad row
 /// anywhere refuses the whole file naming FILE:LINE, and long transfers show a progress bar at a
 /// terminal only.
 @Suite struct ImportExportTests {
-    static let schema = try! CKDBParser.parse("""
+    static let schema = try! CKDBParser.parse(
+        """
         DEFINE SCHEMA
             RECORD TYPE Things (
                 text        STRING QUERYABLE,
@@ -30,20 +32,22 @@ import Testing
     /// Records with every field type and the texts CSV must quote: quotes, commas, line breaks,
     /// Unicode (composed and decomposed), the empty text; one record with no values at all.
     static let records: [Record] = [
-        Record("Things", recordName: "A", fields: [
-            "text": .string("He said \"hi\", then\nleft;\r\nCafé ☕ 𝄞 e\u{301}"),
-            "count": .int64(Int64.min), "ratio": .double(0.1), "amount": .double(-1.5e300),
-            "at": .timestamp(Timestamp.date(milliseconds: 1_732_000_000_123)),
-            "blob": .bytes(Data([0, 1, 2, 255, 44, 34, 10])),
-            "place": .location(Location(latitude: 52.5200066, longitude: -13.404954)),
-            "file": .asset(Asset(content: Data("asset, \"content\"\n".utf8))),
-            "owner": .reference(Reference("B", action: .none)),
-            "tags": .list([.string("a,b"), .string("\"q\""), .string("")]),
-            "counts": .list([.int64(Int64.max), .int64(0)]),
-            "times": .list([.timestamp(Timestamp.date(milliseconds: 0))]),
-            "places": .list([.location(Location(latitude: -90, longitude: 180))]),
-            "owners": .list([.reference(Reference("A", action: .none))]),
-        ]),
+        Record(
+            "Things", recordName: "A",
+            fields: [
+                "text": .string("He said \"hi\", then\nleft;\r\nCafé ☕ 𝄞 e\u{301}"),
+                "count": .int64(Int64.min), "ratio": .double(0.1), "amount": .double(-1.5e300),
+                "at": .timestamp(Timestamp.date(milliseconds: 1_732_000_000_123)),
+                "blob": .bytes(Data([0, 1, 2, 255, 44, 34, 10])),
+                "place": .location(Location(latitude: 52.5200066, longitude: -13.404954)),
+                "file": .asset(Asset(content: Data("asset, \"content\"\n".utf8))),
+                "owner": .reference(Reference("B", action: .none)),
+                "tags": .list([.string("a,b"), .string("\"q\""), .string("")]),
+                "counts": .list([.int64(Int64.max), .int64(0)]),
+                "times": .list([.timestamp(Timestamp.date(milliseconds: 0))]),
+                "places": .list([.location(Location(latitude: -90, longitude: 180))]),
+                "owners": .list([.reference(Reference("A", action: .none))]),
+            ]),
         Record("Things", recordName: "B", fields: ["text": .string(""), "tags": .list([]), "owner": .reference(Reference("A", action: .deleteSelf))]),
         Record("Things", recordName: "C,\"odd\" name ✓", fields: [:]),
     ]
@@ -109,8 +113,10 @@ import Testing
 
     @Test func aBadRowAnywhereInALargeFileChangesNothing() async throws {
         let sandbox = Sandbox()
-        let setUp = await shop(["--db", sandbox.database, "-e", "schema add-field Items number INT64", "-e", "{ __typename }",
-                                "-e", #"mutation { createLists(recordName: "L1", fields: {name: "Groceries"}) { name } }"#])
+        let setUp = await shop([
+            "--db", sandbox.database, "-e", "schema add-field Items number INT64", "-e", "{ __typename }",
+            "-e", #"mutation { createLists(recordName: "L1", fields: {name: "Groceries"}) { name } }"#,
+        ])
         try #require(setUp.status == 0, "\(setUp.errors)")
         let rows = 100_000
         let cases: [(row: Int, bad: String, reason: String)] = [
@@ -147,8 +153,10 @@ import Testing
 
     @Test func aLongImportShowsProgressAtATerminalOnly() async throws {
         let sandbox = Sandbox()
-        let setUp = await shop(["--db", sandbox.database, "-e", "schema add-field Items number INT64",
-                                "-e", #"mutation { createLists(recordName: "L1", fields: {name: "Groceries"}) { name } }"#])
+        let setUp = await shop([
+            "--db", sandbox.database, "-e", "schema add-field Items number INT64",
+            "-e", #"mutation { createLists(recordName: "L1", fields: {name: "Groceries"}) { name } }"#,
+        ])
         try #require(setUp.status == 0)
         // No bad row: a row past the end.
         let file = try itemsFile(in: sandbox, count: 100_000, badRow: 0, bad: "")
@@ -159,8 +167,11 @@ import Testing
         #expect(terminal.text.contains("imported 100000 Items records"))
 
         let other = Sandbox()
-        try #require(await shop(["--db", other.database, "-e", "schema add-field Items number INT64",
-                                 "-e", #"mutation { createLists(recordName: "L1", fields: {name: "Groceries"}) { name } }"#]).status == 0)
+        try #require(
+            await shop([
+                "--db", other.database, "-e", "schema add-field Items number INT64",
+                "-e", #"mutation { createLists(recordName: "L1", fields: {name: "Groceries"}) { name } }"#,
+            ]).status == 0)
         let piped = try #require(try ShopBinary.shop(["--db", other.database, "-e", "import Items \(file)"]))
         #expect(piped.status == 0, "\(piped.errors)")
         #expect(!piped.errors.contains("import ["), "\(piped.errors.prefix(500))")

@@ -2,6 +2,7 @@ import Foundation
 import RecordKit
 import RecordQL
 import Testing
+
 @testable import ShopCLI
 
 /// Splitting lines into words, and lines into commands and GraphQL documents.

@@ -1,6 +1,7 @@
 import Foundation
 import RecordKit
 import Testing
+
 @testable import ShopCLI
 
 /// Small things a user hit: text that is not UTF-8 on standard input, integers past INT64,
@@ -25,7 +26,10 @@ import Testing
             "-e", "item set A Milk number=99999999999999999999",
         ])
         #expect(run.status == 1)
-        #expect(run.errors == "error: schemaViolation: Items.number is INT64, and 99999999999999999999 is out of INT64's range (-9223372036854775808…9223372036854775807)\n")
+        #expect(
+            run.errors
+                == "error: schemaViolation: Items.number is INT64, and 99999999999999999999 is out of INT64's range (-9223372036854775808…9223372036854775807)\n"
+        )
         let words = await shop(["--db", sandbox.database, "-e", "item set A Milk number=two"])
         #expect(words.errors.contains("'two' is not a whole number"), "\(words.errors)")
     }
@@ -34,10 +38,12 @@ import Testing
     /// handed over or on read-only media, made with SQLite's `VACUUM INTO`.
     static func standaloneCopy(of sandbox: Sandbox) throws -> String {
         let copy = sandbox.folder.appendingPathComponent("copy.sqlite").path
-        let run = try ShopBinary.run("/usr/bin/env", [
-            "python3", "-c", "import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute('VACUUM INTO ?', (sys.argv[2],))",
-            sandbox.database, copy,
-        ])
+        let run = try ShopBinary.run(
+            "/usr/bin/env",
+            [
+                "python3", "-c", "import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute('VACUUM INTO ?', (sys.argv[2],))",
+                sandbox.database, copy,
+            ])
         try #require(run.status == 0, "\(run.errors)")
         return copy
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ShopCLI
 
 /// `Scripts/install PREFIX` puts a working `shop` in PREFIX/bin, with its man page and its

@@ -1,6 +1,7 @@
 import Foundation
 import RecordKit
 import Testing
+
 @testable import ShopCLI
 
 /// Ctrl-C (SIGINT) while commands run: the command is cancelled, the prompt goes on, a script
@@ -15,7 +16,9 @@ import Testing
     /// The lists named like the script's, in the database.
     static func scriptLists(in sandbox: Sandbox) throws -> [String] {
         let database = try RecordDatabase(path: sandbox.database)
-        return try database.records(matching: Query("Lists", predicate: PredicateField("name").beginsWith("L"), sort: [SortDescriptor("name")])).compactMap { $0["name"]?.stringValue }
+        return try database.records(matching: Query("Lists", predicate: PredicateField("name").beginsWith("L"), sort: [SortDescriptor("name")])).compactMap {
+            $0["name"]?.stringValue
+        }
     }
 
     @Test func ctrlCCancelsACommandAtThePromptAndTheREPLGoesOn() throws {
@@ -24,11 +27,15 @@ import Testing
         let database = try RecordDatabase(path: sandbox.database)
         try database.save(Record("Lists", recordName: "big", fields: ["name": .string("Big")]))
         for start in stride(from: 0, to: 100_000, by: 20_000) {
-            try database.modify((start..<start + 20_000).map { index in
-                .create(Record("Items", fields: [
-                    "name": .string(String(format: "Item %06d", index)), "list": .reference(Reference("big", action: .deleteSelf)),
-                ]))
-            })
+            try database.modify(
+                (start..<start + 20_000).map { index in
+                    .create(
+                        Record(
+                            "Items",
+                            fields: [
+                                "name": .string(String(format: "Item %06d", index)), "list": .reference(Reference("big", action: .deleteSelf)),
+                            ]))
+                })
         }
         let script = try Self.listScript(in: sandbox, lines: 20_000)
         let driver = ShopBinary.file("Tests/ShopCLITests/Fixtures/terminal_interrupt.py")

@@ -2,6 +2,7 @@ import Foundation
 import RecordKit
 import RecordQL
 import Testing
+
 @testable import ShopCLI
 
 /// `--json` prints the query-language engine's response, byte for byte, one line per document.

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import ShopCLI
 
 /// Results held back in an ``OutputBuffer`` come out, in order, before an error, before `shop`
@@ -62,10 +63,11 @@ import Testing
             console: console
         )
         #expect(status == 1)
-        #expect(streams.log == [
-            "out: added list A\nadded list B\n",
-            "err: error: schemaViolation: there is already a list named 'A'; list names are unique, choose another one\n",
-        ])
+        #expect(
+            streams.log == [
+                "out: added list A\nadded list B\n",
+                "err: error: schemaViolation: there is already a list named 'A'; list names are unique, choose another one\n",
+            ])
     }
 
     /// A program that sends `shop` one line at a time through a pipe and waits for each answer

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Testing
+
 @testable import ShopCLI
 
 /// Commands parsed by reusing a template (``PositionalCommand``) come out exactly as

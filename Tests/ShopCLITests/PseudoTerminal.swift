@@ -5,7 +5,9 @@ import Testing
 /// from /dev/null), as a person at a terminal would see it, and collects what it writes there.
 enum PseudoTerminal {
     /// What `executable` wrote to the terminal of `rows` lines, and its exit status.
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:], rows: UInt16 = 24, timeout: TimeInterval = 60) throws -> (status: Int32, text: String) {
+    static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:], rows: UInt16 = 24, timeout: TimeInterval = 60
+    ) throws -> (status: Int32, text: String) {
         var primary: Int32 = -1, secondary: Int32 = -1
         var size = winsize(ws_row: rows, ws_col: 100, ws_xpixel: 0, ws_ypixel: 0)
         guard openpty(&primary, &secondary, nil, nil, &size) == 0 else {

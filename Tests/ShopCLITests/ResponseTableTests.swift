@@ -1,6 +1,7 @@
 import RecordKit
 import RecordQL
 import Testing
+
 @testable import ShopCLI
 
 /// Snapshots of the tables the REPL prints for GraphQL responses.
@@ -12,7 +13,8 @@ struct ResponseTableTests {
         let database = try RecordDatabase.inMemory()
         try database.addField(FieldDefinition("number", .int64, flags: [.queryable, .sortable]), to: "Items")
         engine = RecordQLEngine(database: database)
-        let created = await engine.execute("""
+        let created = await engine.execute(
+            """
             mutation {
               createLists(recordName: "L1", fields: {name: "Groceries"}) { recordName }
               party: createLists(recordName: "L2", fields: {name: "Party"}) { recordName }
@@ -29,35 +31,38 @@ struct ResponseTableTests {
     }
 
     @Test func aListOfRecordsIsATableInSelectionOrder() async {
-        #expect(await table("{ Items(sort: [{name: ASC}]) { name number list { name } } }") == """
-            name   number  list.name
-            -----  ------  ---------
-            Bread          Groceries
-            Eggs       12  Groceries
-            Milk        2  Groceries
+        #expect(
+            await table("{ Items(sort: [{name: ASC}]) { name number list { name } } }") == """
+                name   number  list.name
+                -----  ------  ---------
+                Bread          Groceries
+                Eggs       12  Groceries
+                Milk        2  Groceries
 
-            """)
+                """)
     }
 
     @Test func nestedListsOfRecordsKeepEveryFieldOneLinePerRecord() async {
-        #expect(await table("{ Lists(sort: [{name: ASC}]) { name Items(sort: [{name: ASC}]) { name number } } }") == """
-            name       Items.name  Items.number
-            ---------  ----------  ------------
-            Groceries  Bread
-                       Eggs                  12
-                       Milk                   2
-            Party
+        #expect(
+            await table("{ Lists(sort: [{name: ASC}]) { name Items(sort: [{name: ASC}]) { name number } } }") == """
+                name       Items.name  Items.number
+                ---------  ----------  ------------
+                Groceries  Bread
+                           Eggs                  12
+                           Milk                   2
+                Party
 
-            """)
+                """)
     }
 
     @Test func aNestedListWithNoRecordsStillShowsItsColumn() async {
-        #expect(await table("{ Lists(where: {name: {eq: \"Party\"}}) { id: recordName Items { recordName } } }") == """
-            id  Items
-            --  -----
-            L2
+        #expect(
+            await table("{ Lists(where: {name: {eq: \"Party\"}}) { id: recordName Items { recordName } } }") == """
+                id  Items
+                --  -----
+                L2
 
-            """)
+                """)
     }
 
     @Test func aPageIsItsRecordsThenWhereTheNextOneStarts() async throws {
@@ -69,30 +74,33 @@ struct ResponseTableTests {
     }
 
     @Test func aMutationResultIsARowAndSeveralFieldsAreSections() async {
-        #expect(await table(#"mutation { updateItems(recordName: "I2", fields: {number: 1}) { name number } }"#) == """
-            name   number
-            -----  ------
-            Bread       1
+        #expect(
+            await table(#"mutation { updateItems(recordName: "I2", fields: {number: 1}) { name number } }"#) == """
+                name   number
+                -----  ------
+                Bread       1
 
-            """)
-        #expect(await table("{ __typename Lists(where: {name: {eq: \"Groceries\"}}) { name } }") == """
-            __typename:
-            Query
+                """)
+        #expect(
+            await table("{ __typename Lists(where: {name: {eq: \"Groceries\"}}) { name } }") == """
+                __typename:
+                Query
 
-            Lists:
-            name
-            ---------
-            Groceries
+                Lists:
+                name
+                ---------
+                Groceries
 
-            """)
+                """)
     }
 
     @Test func errorsAreCodeAndMessageLines() async {
-        #expect(await table("{ Lists { title } Items { size } }") == """
-            error: schemaViolation: 1:11: Cannot query field "title" on type "Lists". Lists has no field 'title'; add it with: schema add-field Lists title <TYPE>
-            error: schemaViolation: 1:27: Cannot query field "size" on type "Items". Items has no field 'size'; add it with: schema add-field Items size <TYPE>
+        #expect(
+            await table("{ Lists { title } Items { size } }") == """
+                error: schemaViolation: 1:11: Cannot query field "title" on type "Lists". Lists has no field 'title'; add it with: schema add-field Lists title <TYPE>
+                error: schemaViolation: 1:27: Cannot query field "size" on type "Items". Items has no field 'size'; add it with: schema add-field Items size <TYPE>
 
-            """)
+                """)
     }
 }
 
@@ -102,10 +110,13 @@ struct ResponseTableTests {
         let sandbox = Sandbox()
         let story = await shop(["--db", sandbox.database, "-f", StoryTests.script])
         try #require(story.status == 0, "\(story.errors)")
-        let run = await shop(["--db", sandbox.database, "-e", "list add Party", "-e", """
+        let run = await shop([
+            "--db", sandbox.database, "-e", "list add Party", "-e",
+            """
             { Lists(sort: [{name: ASC}]) { name Items(sort: [{name: ASC}]) { name number list { name } } } \
             Items(sort: [{name: DESC}], limit: 2) { name list { name Items(sort: [{name: ASC}]) { name } } } }
-            """])
+            """,
+        ])
         #expect(run.status == 0, "\(run.errors)")
         try Snapshot.check(run.output, named: "nested-tables")
     }

@@ -1,7 +1,8 @@
-import TestSupport
 import Foundation
 import RecordKit
+import TestSupport
 import Testing
+
 @testable import ShopCLI
 
 /// A temporary folder with a database path, removed when released.

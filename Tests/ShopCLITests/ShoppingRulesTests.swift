@@ -2,6 +2,7 @@ import Foundation
 import RecordKit
 import TestSupport
 import Testing
+
 @testable import ShopCLI
 
 /// Databases made before the shopping schema declared its rules get them when shop opens them,

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ShopCLI
 
 /// `shop -1` / `--single-transaction`: every -e and -f in one transaction, as psql's `-1`.
@@ -9,7 +10,9 @@ import Testing
         let setup = await shop(["--db", sandbox.database, "-e", "list add Groceries"])
         try #require(setup.status == 0)
         let before = try sandbox.contents()
-        let script = try sandbox.file("story.shop", """
+        let script = try sandbox.file(
+            "story.shop",
+            """
             list add Party
             item add Party Cake
             schema add-field Items number INT64

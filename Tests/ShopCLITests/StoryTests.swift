@@ -1,6 +1,7 @@
 import Foundation
 import RecordKit
 import Testing
+
 @testable import ShopCLI
 
 /// The brief's story (Scripts/examples/groceries.shop) run every way shop reads commands.
@@ -56,15 +57,16 @@ import Testing
         let file = try sandbox.file("add.shop", "list add Second\n")
         let run = await shop(["--db", sandbox.database, "-e", "list add First", "-f", file, "-e", "lists", "-e", "list delete First"])
         #expect(run.status == 0, "\(run.errors)")
-        #expect(run.output == """
-            added list First
-            added list Second
-            list    items
-            First       0
-            Second      0
-            deleted list First and its 0 items
+        #expect(
+            run.output == """
+                added list First
+                added list Second
+                list    items
+                First       0
+                Second      0
+                deleted list First and its 0 items
 
-            """)
+                """)
     }
 
     @Test func theSchemaEvolutionExampleRuns() async throws {

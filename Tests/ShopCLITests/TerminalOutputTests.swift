@@ -29,7 +29,8 @@ import Testing
 
     @Test func noColorRemovesTheColour() async throws {
         let sandbox = try await database(lists: 2)
-        let run = try PseudoTerminal.run(try binary(), ["--db", sandbox.database, "--keep-going", "-e", "lists", "-e", "items Nope"], environment: ["NO_COLOR": "1"])
+        let run = try PseudoTerminal.run(
+            try binary(), ["--db", sandbox.database, "--keep-going", "-e", "lists", "-e", "items Nope"], environment: ["NO_COLOR": "1"])
         #expect(run.text.contains("list  items\nL1 "), "\(run.text)")
         #expect(run.text.contains("error: unknownItem"))
         #expect(!run.text.contains(Self.escape))
@@ -49,10 +50,11 @@ import Testing
 
     @Test func aPipeGetsNeitherColourNorPager() async throws {
         let sandbox = try await database(lists: 30)
-        let run = try #require(try ShopBinary.shop(
-            ["--db", sandbox.database, "--keep-going", "-e", "lists", "-e", "items Nope"],
-            environment: ["PAGER": "sed 's/^/paged: /'", "TERM": "xterm"]
-        ))
+        let run = try #require(
+            try ShopBinary.shop(
+                ["--db", sandbox.database, "--keep-going", "-e", "lists", "-e", "items Nope"],
+                environment: ["PAGER": "sed 's/^/paged: /'", "TERM": "xterm"]
+            ))
         #expect(run.output.hasPrefix("list  items\nL1 "))
         #expect(!run.output.contains("paged:"))
         #expect(!(run.output + run.errors).contains(Self.escape))

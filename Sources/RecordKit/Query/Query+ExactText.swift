@@ -62,11 +62,12 @@ extension Projection {
             case .recordName, .recordType, .createdAt, .modifiedAt, .changeTag: return true
             case .constant(let text), .field(let text): return text.isASCII
             case .parts(let field, let parts):
-                return field.isASCII && parts.allSatisfy { part in
-                    guard part.key.isASCII else { return false }
-                    if case .constant(let text) = part.source { return text.isASCII }
-                    return true
-                }
+                return field.isASCII
+                    && parts.allSatisfy { part in
+                        guard part.key.isASCII else { return false }
+                        if case .constant(let text) = part.source { return text.isASCII }
+                        return true
+                    }
             case .reference(let field, let projections):
                 return field.isASCII && projections.allSatisfy { $0.key.isASCII && $0.value.hasOnlyASCIIText }
             case .referrers(let type, let field, let predicate, let sort, _, let inner):

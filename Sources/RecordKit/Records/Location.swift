@@ -21,7 +21,8 @@ public struct Location: Sendable, Hashable, Codable, CustomStringConvertible {
         let radians = Double.pi / 180
         let dLat = (other.latitude - latitude) * radians
         let dLon = (other.longitude - longitude) * radians
-        let a = sin(dLat / 2) * sin(dLat / 2)
+        let a =
+            sin(dLat / 2) * sin(dLat / 2)
             + cos(latitude * radians) * cos(other.latitude * radians) * sin(dLon / 2) * sin(dLon / 2)
         return 2 * 6371.0088 * atan2(a.squareRoot(), (1 - a).squareRoot())
     }

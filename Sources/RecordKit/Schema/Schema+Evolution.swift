@@ -153,7 +153,8 @@ extension RecordType {
             default: break
             }
             if targetField.isRequired != current.isRequired, targetField.isRequired || mode == .exact {
-                changes.append(targetField.isRequired ? .addRequired(recordType: name, field: current.name) : .removeRequired(recordType: name, field: current.name))
+                changes.append(
+                    targetField.isRequired ? .addRequired(recordType: name, field: current.name) : .removeRequired(recordType: name, field: current.name))
             }
             let added = targetField.flags.subtracting(current.flags)
             if !added.isEmpty {
@@ -178,7 +179,8 @@ extension RecordType {
     mutating func add(_ field: FieldDefinition) throws(RecordError) {
         if let system = field.systemField {
             guard !field.isRequired else {
-                throw RecordError(.schemaViolation, "system field \(system.rawValue) always has a value and can't be declared NOT EMPTY", recordType: name, field: field.name)
+                throw RecordError(
+                    .schemaViolation, "system field \(system.rawValue) always has a value and can't be declared NOT EMPTY", recordType: name, field: field.name)
             }
             guard field.type == system.type else {
                 throw RecordError(
@@ -212,13 +214,16 @@ extension FieldDefinition {
     /// encrypted fields cannot be indexed).
     static func checkFlags(_ flags: IndexFlags, for field: FieldDefinition, in type: String) throws(RecordError) {
         if field.referencedType != nil, !field.holdsReferences {
-            throw RecordError(.schemaViolation, "\(type).\(field.name) is \(field.type); only REFERENCE fields reference a record type", recordType: type, field: field.name)
+            throw RecordError(
+                .schemaViolation, "\(type).\(field.name) is \(field.type); only REFERENCE fields reference a record type", recordType: type, field: field.name)
         }
         if field.isEncrypted, !flags.isEmpty {
             throw RecordError(.schemaViolation, "\(type).\(field.name) is ENCRYPTED and cannot be indexed (\(flags))", recordType: type, field: field.name)
         }
         if flags.contains(.searchable), field.type != .string, field.type != .list(.string) {
-            throw RecordError(.schemaViolation, "\(type).\(field.name) is \(field.type); only STRING and LIST<STRING> fields can be SEARCHABLE", recordType: type, field: field.name)
+            throw RecordError(
+                .schemaViolation, "\(type).\(field.name) is \(field.type); only STRING and LIST<STRING> fields can be SEARCHABLE", recordType: type,
+                field: field.name)
         }
     }
 }

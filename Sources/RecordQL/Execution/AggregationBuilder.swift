@@ -32,11 +32,12 @@ struct AggregationBuilder {
     private func fieldMembers(
         _ field: FieldCollector.CollectedField, function: Aggregation.Function, of recordType: RecordType, names: GraphQLNameMap.RecordTypeNames
     ) throws(GraphQLFailure) -> [Aggregation.FieldMember] {
-        let typeName = switch function {
-        case .sum: names.sumFieldsType
-        case .avg: names.avgFieldsType
-        case .min, .max: names.minMaxFieldsType
-        }
+        let typeName =
+            switch function {
+            case .sum: names.sumFieldsType
+            case .avg: names.avgFieldsType
+            case .min, .max: names.minMaxFieldsType
+            }
         var members: [Aggregation.FieldMember] = []
         for member in try collector.collect(field.selectionSets, on: typeName) {
             if member.name == "__typename" {

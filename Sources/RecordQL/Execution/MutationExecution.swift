@@ -22,14 +22,15 @@ enum MutationExecution {
         /// The field of each write, by index.
         var fieldOfWrite: [Int] = []
         for (index, field) in plan.fields.enumerated() {
-            let fieldWrites: [RecordWrite] = switch field.step {
-            case .save(let operations, _, let projection, _):
-                operations.map { RecordWrite($0, projection: projection) }
-            case .delete(let recordType, let recordNames, _):
-                uniqueNames(recordNames).map { RecordWrite(.delete(recordName: $0), recordType: recordType, skipsIfAlreadyDeleted: true) }
-            case .constant:
-                []
-            }
+            let fieldWrites: [RecordWrite] =
+                switch field.step {
+                case .save(let operations, _, let projection, _):
+                    operations.map { RecordWrite($0, projection: projection) }
+                case .delete(let recordType, let recordNames, _):
+                    uniqueNames(recordNames).map { RecordWrite(.delete(recordName: $0), recordType: recordType, skipsIfAlreadyDeleted: true) }
+                case .constant:
+                    []
+                }
             writes += fieldWrites
             fieldOfWrite += Array(repeating: index, count: fieldWrites.count)
         }

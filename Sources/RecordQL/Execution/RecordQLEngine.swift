@@ -102,10 +102,11 @@ public final class RecordQLEngine: Sendable {
         var operation = operation
         do throws(GraphQLFailure) {
             for _ in 0...Self.maximumReplans {
-                let outcome: StoreOutcome<MutationExecution.Answer> = switch operation.plan {
-                case .query(let plan): try await query(plan, request: operation.request).answer
-                case .mutation(let plan): try await mutate(plan, operation: operation, options: transaction)
-                }
+                let outcome: StoreOutcome<MutationExecution.Answer> =
+                    switch operation.plan {
+                    case .query(let plan): try await query(plan, request: operation.request).answer
+                    case .mutation(let plan): try await mutate(plan, operation: operation, options: transaction)
+                    }
                 switch outcome {
                 case .completed(let answer):
                     if let key = operation.cacheKey { plans.store(operation.cached(), for: key) }
@@ -194,7 +195,9 @@ public final class RecordQLEngine: Sendable {
 
     /// Runs a mutation's writes in one write transaction (stored under its `@transaction` ID or
     /// the options' ID, if any, in the options' scope) and returns the data object's JSON.
-    private func mutate(_ plan: MutationPlan, operation: PreparedOperation, options: TransactionOptions) async throws(GraphQLFailure) -> StoreOutcome<MutationExecution.Answer> {
+    private func mutate(
+        _ plan: MutationPlan, operation: PreparedOperation, options: TransactionOptions
+    ) async throws(GraphQLFailure) -> StoreOutcome<MutationExecution.Answer> {
         if let named = plan.transactionID, let given = options.id, named != given {
             throw GraphQLFailure(
                 .invalidArguments, "the request names two transactions, '\(given)' and @transaction(id: \"\(named)\"); send one", stage: .execution
@@ -204,7 +207,8 @@ public final class RecordQLEngine: Sendable {
         do throws(RecordError) {
             transaction = try (plan.transactionID ?? options.id).map { id throws(RecordError) in
                 try TransactionRequest(
-                    id: options.scope + id, request: StoredRequest(document: operation.text, operationName: operation.operationName, variables: operation.request.rawVariables)
+                    id: options.scope + id,
+                    request: StoredRequest(document: operation.text, operationName: operation.operationName, variables: operation.request.rawVariables)
                 )
             }
         } catch {

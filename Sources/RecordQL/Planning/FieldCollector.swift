@@ -56,7 +56,7 @@ struct FieldCollector {
                 }
             case let fragment as InlineFragment:
                 guard try isIncluded(fragment.directives),
-                      fragment.typeCondition.map({ applies($0.name.value, to: typeName) }) ?? true
+                    fragment.typeCondition.map({ applies($0.name.value, to: typeName) }) ?? true
                 else { continue }
                 try collect(fragment.selectionSet, on: typeName, into: &fields, index: &index, visited: &visited)
             case let spread as FragmentSpread:

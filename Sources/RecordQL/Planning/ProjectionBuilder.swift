@@ -39,7 +39,8 @@ final class ProjectionBuilder {
         for field in try collector.collect(selectionSets, on: names.objectType) {
             memberCount += 1
             guard memberCount <= Self.maximumMembers else {
-                throw GraphQLFailure(.limitExceeded, "the selection asks for more than \(Self.maximumMembers) values; select fewer fields", at: [field.node], path: path)
+                throw GraphQLFailure(
+                    .limitExceeded, "the selection asks for more than \(Self.maximumMembers) values; select fewer fields", at: [field.node], path: path)
             }
             guard members.count < Self.maximumMembersPerRecord else {
                 throw GraphQLFailure(

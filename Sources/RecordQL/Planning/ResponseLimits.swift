@@ -25,19 +25,22 @@ enum ResponseLimits {
     /// `projection` with the referrers listed at every depth capped the same way.
     static func capped(_ projection: Projection, maximum: Int?) -> Projection {
         guard maximum != nil else { return projection }
-        return Projection(projection.members.map { member in
-            switch member.value {
-            case .reference(let field, let projections):
-                return Projection.Member(member.key, .reference(field: field, projections.mapValues { capped($0, maximum: maximum) }))
-            case .referrers(let type, let field, let predicate, let sort, let limit, let inner):
-                return Projection.Member(
-                    member.key,
-                    .referrers(recordType: type, field: field, predicate: predicate, sort: sort, limit: capped(limit, maximum: maximum), capped(inner, maximum: maximum))
-                )
-            default:
-                return member
-            }
-        })
+        return Projection(
+            projection.members.map { member in
+                switch member.value {
+                case .reference(let field, let projections):
+                    return Projection.Member(member.key, .reference(field: field, projections.mapValues { capped($0, maximum: maximum) }))
+                case .referrers(let type, let field, let predicate, let sort, let limit, let inner):
+                    return Projection.Member(
+                        member.key,
+                        .referrers(
+                            recordType: type, field: field, predicate: predicate, sort: sort, limit: capped(limit, maximum: maximum),
+                            capped(inner, maximum: maximum))
+                    )
+                default:
+                    return member
+                }
+            })
     }
 
     /// Fails when the records in `values` (each parsed JSON projected by its projection: a

@@ -101,7 +101,8 @@ final class DocumentCache: Sendable {
         if let failure = OperationUniqueness.failure(in: document) {
             return failure
         }
-        let errors = GraphQL.validate(schema: context.graphQLSchema, ast: document, rules: ValidationRules.rules(for: text, document: document, catalog: context.arguments))
+        let errors = GraphQL.validate(
+            schema: context.graphQLSchema, ast: document, rules: ValidationRules.rules(for: text, document: document, catalog: context.arguments))
         return errors.isEmpty ? nil : GraphQLFailure(validationErrors: errors, context: context)
     }
 }

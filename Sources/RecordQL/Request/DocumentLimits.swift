@@ -1,4 +1,5 @@
 import RecordKit
+
 /// Bounds checked on a request's text before it is parsed, so that no document can exhaust the
 /// stack of the recursive parser, validator or compiler: a length, and a nesting depth of
 /// `{}`, `[]` and `()` (strings and comments left out of the count, by ``GraphQLTextScanner``).

@@ -1,5 +1,5 @@
-import RecordKit
 import GraphQL
+import RecordKit
 
 /// GraphQL's rules that an anonymous operation is the only one in its document and that
 /// operation names are unique, checked before GraphQLSwift validates the document.

@@ -57,7 +57,8 @@ struct PreparedRequest: Sendable {
             guard operations.count == 1, let only = operations.first else {
                 throw GraphQLFailure(
                     .invalidArguments,
-                    operations.isEmpty ? "the document has no operation to run" : "the document has \(operations.count) operations; give the name of the one to run"
+                    operations.isEmpty
+                        ? "the document has no operation to run" : "the document has \(operations.count) operations; give the name of the one to run"
                 )
             }
             chosen = only
@@ -74,7 +75,8 @@ struct PreparedRequest: Sendable {
         for definition in definitions {
             let name = definition.variable.name.value
             guard let type = inputType(definition.type, in: schema) else {
-                throw GraphQLFailure(.invalidArguments, "variable $\(name) has type \(print(ast: definition.type)), which is not an input type", at: [definition])
+                throw GraphQLFailure(
+                    .invalidArguments, "variable $\(name) has type \(print(ast: definition.type)), which is not an input type", at: [definition])
             }
             let value = given[name] ?? .undefined
             do throws(GraphQLFailure) {
@@ -86,11 +88,12 @@ struct PreparedRequest: Sendable {
                     throw GraphQLFailure(.invalidArguments, "variable $\(name) of type \(type) was not given")
                 }
             } catch {
-                throw GraphQLFailure(error.errors.map { error in
-                    var located = error
-                    located.locations = definition.responseLocation.map { [$0] } ?? []
-                    return located
-                }, stage: .variables)
+                throw GraphQLFailure(
+                    error.errors.map { error in
+                        var located = error
+                        located.locations = definition.responseLocation.map { [$0] } ?? []
+                        return located
+                    }, stage: .variables)
             }
         }
         return coerced

@@ -58,7 +58,7 @@ enum SpecifiedRule: Int, CaseIterable {
         case .knownDirectives, .uniqueDirectivesPerLocation:
             [.directives]
         case .scalarLeafs, .fieldsOnCorrectType, .knownArgumentNames, .uniqueArgumentNames, .valuesOfCorrectType, .providedRequiredArguments,
-             .uniqueInputFieldNames:
+            .uniqueInputFieldNames:
             []
         }
     }

@@ -15,12 +15,13 @@ extension GraphQLNameMap {
         // first, in the order they always were, so that those additions never rename them.
         var original: [(filter: String, sort: String, input: String, page: String, pageField: String, create: String, update: String, delete: String)] = []
         for object in objects {
-            original.append((
-                typeNames.claim(GraphQLNames.filterType(object)), typeNames.claim(GraphQLNames.sortType(object)),
-                typeNames.claim(GraphQLNames.inputType(object)), typeNames.claim(GraphQLNames.pageType(object)),
-                queryNames.claim(GraphQLNames.pageField(object)), mutationNames.claim(GraphQLNames.createField(object)),
-                mutationNames.claim(GraphQLNames.updateField(object)), mutationNames.claim(GraphQLNames.deleteField(object))
-            ))
+            original.append(
+                (
+                    typeNames.claim(GraphQLNames.filterType(object)), typeNames.claim(GraphQLNames.sortType(object)),
+                    typeNames.claim(GraphQLNames.inputType(object)), typeNames.claim(GraphQLNames.pageType(object)),
+                    queryNames.claim(GraphQLNames.pageField(object)), mutationNames.claim(GraphQLNames.createField(object)),
+                    mutationNames.claim(GraphQLNames.updateField(object)), mutationNames.claim(GraphQLNames.deleteField(object))
+                ))
         }
 
         var recordTypes: [String: RecordTypeNames] = [:]
@@ -106,7 +107,9 @@ extension GraphQLNameMap {
         }
         let names = allocator.claimAll(preferred)
         let aggregateNames = allocator.claimAll(names.map(GraphQLNames.aggregateField))
-        return pointing.indices.map { Referrers(name: names[$0], aggregateName: aggregateNames[$0], recordType: pointing[$0].recordType, field: pointing[$0].field) }
+        return pointing.indices.map {
+            Referrers(name: names[$0], aggregateName: aggregateNames[$0], recordType: pointing[$0].recordType, field: pointing[$0].field)
+        }
     }
 }
 

@@ -123,9 +123,10 @@ enum GraphQLNames {
     static let builtInTypes = ["String", "Int", "Float", "Boolean", "ID"]
     /// The shared type names every generated schema may use; record types never take them
     /// (see ``GraphQLNameMap``). Operator inputs are added by ``FilterKind``.
-    static let sharedTypes = builtInTypes + [
-        queryType, mutationType, recordInterface, int64Scalar, timestampScalar, bytesScalar,
-        locationType, locationInputType, assetType, referenceInputType, referenceActionEnum,
-        sortDirectionEnum, deleteResultType, distanceFilterType,
-    ]
+    static let sharedTypes =
+        builtInTypes + [
+            queryType, mutationType, recordInterface, int64Scalar, timestampScalar, bytesScalar,
+            locationType, locationInputType, assetType, referenceInputType, referenceActionEnum,
+            sortDirectionEnum, deleteResultType, distanceFilterType,
+        ]
 }

@@ -16,7 +16,7 @@ enum IntrospectionPatch {
     /// Applies the patch the first time it is read.
     static let applied: Void = {
         guard let schema = try? GraphQLSchema(), let inputValue = schema.getType(name: "__InputValue") as? GraphQLObjectType,
-              var fields = try? inputValue.fields(), let argumentDefaultValue = fields["defaultValue"]
+            var fields = try? inputValue.fields(), let argumentDefaultValue = fields["defaultValue"]
         else { return }
         fields["isDeprecated"] = GraphQLField(type: GraphQLNonNull(GraphQLBoolean)) { source, _, _, _ in
             switch source {

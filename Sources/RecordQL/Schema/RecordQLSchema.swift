@@ -116,7 +116,10 @@ public struct RecordQLSchema: Sendable {
     private static func checkNames(_ schema: Schema) throws(RecordError) {
         for type in schema.recordTypes where !type.isCloudKitSystemType {
             guard Identifier.isValid(type.name) else {
-                throw RecordError(.schemaViolation, "record type '\(type.name)' cannot be exposed in GraphQL: names start with a letter and contain only letters, digits and '_'", recordType: type.name)
+                throw RecordError(
+                    .schemaViolation,
+                    "record type '\(type.name)' cannot be exposed in GraphQL: names start with a letter and contain only letters, digits and '_'",
+                    recordType: type.name)
             }
             for field in type.userFields where !Identifier.isValid(field.name) {
                 throw RecordError(

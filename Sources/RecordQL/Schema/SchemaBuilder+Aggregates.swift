@@ -19,7 +19,9 @@ extension SchemaBuilder {
         for (function, name, description) in objects {
             let members = try aggregateMembers(function, of: type, typeNames)
             guard !members.isEmpty else { continue }
-            let object = try built[name] ?? GraphQLObjectType(name: name, description: "Aggregates of \(type.name) fields; null when no record has a value.", fields: members)
+            let object =
+                try built[name]
+                ?? GraphQLObjectType(name: name, description: "Aggregates of \(type.name) fields; null when no record has a value.", fields: members)
             built[name] = object
             fields[function.rawValue] = GraphQLField(type: GraphQLNonNull(object), description: description)
         }
@@ -32,15 +34,17 @@ extension SchemaBuilder {
     }
 
     /// The fields of `type` that `function` applies to, typed as its result.
-    private func aggregateMembers(_ function: Aggregation.Function, of type: RecordType, _ typeNames: GraphQLNameMap.RecordTypeNames) throws -> GraphQLFieldMap {
+    private func aggregateMembers(_ function: Aggregation.Function, of type: RecordType, _ typeNames: GraphQLNameMap.RecordTypeNames) throws -> GraphQLFieldMap
+    {
         var members: GraphQLFieldMap = [:]
         for field in type.userFields where function.applies(to: field.type) {
-            let output: any GraphQLOutputType = switch (function, field.type) {
-            case (_, .timestamp): shared.timestamp
-            case (.avg, _): GraphQLFloat
-            case (_, .int64), (_, .number(preferred: .int64)): shared.int64
-            default: GraphQLFloat
-            }
+            let output: any GraphQLOutputType =
+                switch (function, field.type) {
+                case (_, .timestamp): shared.timestamp
+                case (.avg, _): GraphQLFloat
+                case (_, .int64), (_, .number(preferred: .int64)): shared.int64
+                default: GraphQLFloat
+                }
             members[try graphQLName(of: field, typeNames)] = GraphQLField(type: output, description: "\(function.rawValue) of \(field.name) (\(field.type)).")
         }
         return members

@@ -98,7 +98,8 @@ extension SchemaBuilder {
     /// The GraphQL name of a user field.
     func graphQLName(of field: RecordKit.FieldDefinition, _ typeNames: GraphQLNameMap.RecordTypeNames) throws(RecordError) -> String {
         guard let name = typeNames.fields[field.name] else {
-            throw RecordError(.internalError, "no GraphQL name for field \(typeNames.recordType).\(field.name)", recordType: typeNames.recordType, field: field.name)
+            throw RecordError(
+                .internalError, "no GraphQL name for field \(typeNames.recordType).\(field.name)", recordType: typeNames.recordType, field: field.name)
         }
         return name
     }

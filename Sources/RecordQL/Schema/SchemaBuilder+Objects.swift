@@ -29,17 +29,21 @@ extension SchemaBuilder {
         let records = GraphQLNonNull(GraphQLList(GraphQLNonNull(object)))
         let recordsHelp = "The records of this page."
         let cursorHelp = "Pass as after: to get the next page; null on the last page."
-        let fields: GraphQLFieldMap = if resolver == nil {
-            [
-                GraphQLNames.pageRecordsField: GraphQLField(type: records, description: recordsHelp),
-                GraphQLNames.pageCursorField: GraphQLField(type: GraphQLString, description: cursorHelp),
-            ]
-        } else {
-            [
-                GraphQLNames.pageRecordsField: GraphQLField(type: records, description: recordsHelp) { source, _, _, _ in (source as? RecordPage)?.records },
-                GraphQLNames.pageCursorField: GraphQLField(type: GraphQLString, description: cursorHelp) { source, _, _, _ in (source as? RecordPage)?.cursor },
-            ]
-        }
+        let fields: GraphQLFieldMap =
+            if resolver == nil {
+                [
+                    GraphQLNames.pageRecordsField: GraphQLField(type: records, description: recordsHelp),
+                    GraphQLNames.pageCursorField: GraphQLField(type: GraphQLString, description: cursorHelp),
+                ]
+            } else {
+                [
+                    GraphQLNames.pageRecordsField: GraphQLField(type: records, description: recordsHelp) { source, _, _, _ in (source as? RecordPage)?.records
+                    },
+                    GraphQLNames.pageCursorField: GraphQLField(type: GraphQLString, description: cursorHelp) { source, _, _, _ in
+                        (source as? RecordPage)?.cursor
+                    },
+                ]
+            }
         return try GraphQLObjectType(name: typeNames.pageType, description: "One page of \(type.name) records.", fields: fields)
     }
 
@@ -57,19 +61,22 @@ extension SchemaBuilder {
         let target = referenceTarget(field)
         let output: any GraphQLOutputType = field.type == .reference ? target.type : GraphQLList(target.type)
         guard let resolver else { return GraphQLField(type: output, description: description) }
-        return GraphQLField(type: output, description: description, resolve: { [name = field.name, recordType = target.recordType] source, _, context, _ in
-            guard let value = (source as? Record)?.fields[name] else { return nil }
-            let references: [String] = switch value {
-            case .reference(let reference): [reference.recordName]
-            case .list(let elements): elements.compactMap { $0.referenceValue?.recordName }
-            default: []
-            }
-            let found = try await resolver.fetch(recordNames: references, context: context)
-                .filter { record in recordType.map { $0 == record.recordType } ?? true }
-            let byName = Dictionary(found.map { ($0.recordName, $0) }, uniquingKeysWith: { first, _ in first })
-            if case .reference = value { return references.first.flatMap { byName[$0] } }
-            return references.map { byName[$0] as (any Sendable)? }
-        })
+        return GraphQLField(
+            type: output, description: description,
+            resolve: { [name = field.name, recordType = target.recordType] source, _, context, _ in
+                guard let value = (source as? Record)?.fields[name] else { return nil }
+                let references: [String] =
+                    switch value {
+                    case .reference(let reference): [reference.recordName]
+                    case .list(let elements): elements.compactMap { $0.referenceValue?.recordName }
+                    default: []
+                    }
+                let found = try await resolver.fetch(recordNames: references, context: context)
+                    .filter { record in recordType.map { $0 == record.recordType } ?? true }
+                let byName = Dictionary(found.map { ($0.recordName, $0) }, uniquingKeysWith: { first, _ in first })
+                if case .reference = value { return references.first.flatMap { byName[$0] } }
+                return references.map { byName[$0] as (any Sendable)? }
+            })
     }
 
     /// What a REFERENCE field resolves to: the object type of its declared record type, else
@@ -104,13 +111,15 @@ extension SchemaBuilder {
         let referring = try schema.requireRecordType(referrers.recordType)
         let query = QueryArguments(recordType: referring, names: try names(of: referring))
         let isList = try schema.requireField(referrers.field, of: referrers.recordType).type.elementType != nil
-        return GraphQLField(type: output, description: description, args: arguments, resolve: { [field = referrers.field] source, arguments, context, _ in
-            guard let record = source as? Record else { return nil }
-            var asked = try query.query(arguments)
-            let target = Predicate.Literal.value(.reference(Reference(record.recordName)))
-            let link: Predicate = isList ? .contains(key: field, target) : .compare(key: field, .equal, target)
-            asked.predicate = link && asked.predicate
-            return try await resolver.records(matching: asked, context: context)
-        })
+        return GraphQLField(
+            type: output, description: description, args: arguments,
+            resolve: { [field = referrers.field] source, arguments, context, _ in
+                guard let record = source as? Record else { return nil }
+                var asked = try query.query(arguments)
+                let target = Predicate.Literal.value(.reference(Reference(record.recordName)))
+                let link: Predicate = isList ? .contains(key: field, target) : .compare(key: field, .equal, target)
+                asked.predicate = link && asked.predicate
+                return try await resolver.records(matching: asked, context: context)
+            })
     }
 }

@@ -22,12 +22,16 @@ extension SchemaBuilder {
             let page = GraphQLNonNull(try built(pages, type.name))
             let pageHelp = "One page of \(type.name) records: limit is the page size, after the previous page's cursor."
             if let resolver {
-                fields[typeNames.listField] = GraphQLField(type: list, description: listHelp, args: arguments, resolve: { _, arguments, context, _ in
-                    try await resolver.records(matching: try query.query(arguments), context: context)
-                })
-                fields[typeNames.pageField] = GraphQLField(type: page, description: pageHelp, args: pageArguments, resolve: { _, arguments, context, _ in
-                    try await resolver.page(try query.query(arguments), after: try query.cursor(arguments), context: context)
-                })
+                fields[typeNames.listField] = GraphQLField(
+                    type: list, description: listHelp, args: arguments,
+                    resolve: { _, arguments, context, _ in
+                        try await resolver.records(matching: try query.query(arguments), context: context)
+                    })
+                fields[typeNames.pageField] = GraphQLField(
+                    type: page, description: pageHelp, args: pageArguments,
+                    resolve: { _, arguments, context, _ in
+                        try await resolver.page(try query.query(arguments), after: try query.cursor(arguments), context: context)
+                    })
             } else {
                 fields[typeNames.listField] = GraphQLField(type: list, description: listHelp, args: arguments)
                 fields[typeNames.pageField] = GraphQLField(type: page, description: pageHelp, args: pageArguments)
@@ -36,13 +40,16 @@ extension SchemaBuilder {
         }
         let assetArguments: GraphQLArgumentConfigMap = [GraphQLNames.sha256Argument: GraphQLArgument(type: GraphQLNonNull(GraphQLString))]
         let assetHelp = "The content of the asset with this SHA-256 (lower-case hex), base64; null when there is none."
-        fields[GraphQLNames.assetField] = if let resolver {
-            GraphQLField(type: shared.bytes, description: assetHelp, args: assetArguments, resolve: { _, arguments, context, _ in
-                try await resolver.assetContent(sha256: arguments[GraphQLNames.sha256Argument].string ?? "", context: context)
-            })
-        } else {
-            GraphQLField(type: shared.bytes, description: assetHelp, args: assetArguments)
-        }
+        fields[GraphQLNames.assetField] =
+            if let resolver {
+                GraphQLField(
+                    type: shared.bytes, description: assetHelp, args: assetArguments,
+                    resolve: { _, arguments, context, _ in
+                        try await resolver.assetContent(sha256: arguments[GraphQLNames.sha256Argument].string ?? "", context: context)
+                    })
+            } else {
+                GraphQLField(type: shared.bytes, description: assetHelp, args: assetArguments)
+            }
         return try GraphQLObjectType(name: GraphQLNames.queryType, fields: fields)
     }
 
@@ -59,12 +66,13 @@ extension SchemaBuilder {
                 fieldsArgument[GraphQLNames.fieldsArgument] = GraphQLArgument(type: GraphQLNonNull(input), description: "The field values.")
             }
             var create: GraphQLArgumentConfigMap = [
-                GraphQLNames.recordNameArgument: GraphQLArgument(type: GraphQLID, description: "The new record's name; a new UUID when left out."),
+                GraphQLNames.recordNameArgument: GraphQLArgument(type: GraphQLID, description: "The new record's name; a new UUID when left out.")
             ]
             create.merge(fieldsArgument) { first, _ in first }
             var update: GraphQLArgumentConfigMap = [
                 GraphQLNames.recordNameArgument: GraphQLArgument(type: GraphQLNonNull(GraphQLID)),
-                GraphQLNames.ifChangeTagArgument: GraphQLArgument(type: GraphQLString, description: "Fail with serverRecordChanged unless the record still has this changeTag."),
+                GraphQLNames.ifChangeTagArgument: GraphQLArgument(
+                    type: GraphQLString, description: "Fail with serverRecordChanged unless the record still has this changeTag."),
             ]
             update.merge(fieldsArgument) { first, _ in first }
             let delete: GraphQLArgumentConfigMap = [GraphQLNames.recordNameArgument: GraphQLArgument(type: GraphQLNonNull(GraphQLID))]
@@ -75,17 +83,31 @@ extension SchemaBuilder {
             let objects = GraphQLNonNull(GraphQLList(object))
             let createMany: GraphQLArgumentConfigMap = [
                 GraphQLNames.recordsArgument: GraphQLArgument(
-                    type: GraphQLNonNull(GraphQLList(GraphQLNonNull(try GraphQLInputObjectType(name: typeNames.createInputType, description: "One record of createMany\(type.name): the arguments of \(typeNames.createField).", fields: inputFields(create))))),
+                    type: GraphQLNonNull(
+                        GraphQLList(
+                            GraphQLNonNull(
+                                try GraphQLInputObjectType(
+                                    name: typeNames.createInputType,
+                                    description: "One record of createMany\(type.name): the arguments of \(typeNames.createField).", fields: inputFields(create)
+                                )))),
                     description: "The records to create, in order."
-                ),
+                )
             ]
             let updateMany: GraphQLArgumentConfigMap = [
                 GraphQLNames.recordsArgument: GraphQLArgument(
-                    type: GraphQLNonNull(GraphQLList(GraphQLNonNull(try GraphQLInputObjectType(name: typeNames.updateInputType, description: "One record of updateMany\(type.name): the arguments of \(typeNames.updateField).", fields: inputFields(update))))),
+                    type: GraphQLNonNull(
+                        GraphQLList(
+                            GraphQLNonNull(
+                                try GraphQLInputObjectType(
+                                    name: typeNames.updateInputType,
+                                    description: "One record of updateMany\(type.name): the arguments of \(typeNames.updateField).", fields: inputFields(update)
+                                )))),
                     description: "The changes, in order."
-                ),
+                )
             ]
-            let deleteMany: GraphQLArgumentConfigMap = [GraphQLNames.recordNamesArgument: GraphQLArgument(type: GraphQLNonNull(GraphQLList(GraphQLNonNull(GraphQLID))))]
+            let deleteMany: GraphQLArgumentConfigMap = [
+                GraphQLNames.recordNamesArgument: GraphQLArgument(type: GraphQLNonNull(GraphQLList(GraphQLNonNull(GraphQLID))))
+            ]
             let createManyHelp = "Creates records of type \(type.name), in order; all or none."
             let updateManyHelp = "Changes the given fields of records of type \(type.name), in order; all or none."
             let deleteManyHelp = "Deletes records of type \(type.name) and their DELETE_SELF cascades; deleted lists every record removed."
@@ -99,45 +121,57 @@ extension SchemaBuilder {
                 continue
             }
             let mutation = MutationArguments(recordType: type, names: typeNames)
-            fields[typeNames.createField] = GraphQLField(type: object, description: createHelp, args: create, resolve: { _, arguments, context, _ in
-                try await resolver.apply(try mutation.create(arguments), context: context).record
-            })
-            fields[typeNames.updateField] = GraphQLField(type: object, description: updateHelp, args: update, resolve: { _, arguments, context, _ in
-                try await resolver.apply(try mutation.update(arguments), context: context).record
-            })
-            fields[typeNames.deleteField] = GraphQLField(type: result, description: deleteHelp, args: delete, resolve: { _, arguments, context, _ in
-                let recordName = try mutation.deletedRecordName(arguments)
-                let existing = try await resolver.fetch(recordNames: [recordName], context: context)
-                guard existing.contains(where: { $0.recordType == type.name }) else { throw mutation.unknown(recordName) }
-                let result = try await resolver.apply(.delete(recordName: recordName), context: context)
-                return [GraphQLNames.deletedField: result.deletedRecordNames] as [String: any Sendable]
-            })
-            fields[typeNames.createManyField] = GraphQLField(type: objects, description: createManyHelp, args: createMany, resolve: { _, arguments, context, _ in
-                var records: [Record] = []
-                for operation in try mutation.creates(arguments) {
-                    records.append(contentsOf: try await resolver.apply(operation, context: context).record.map { [$0] } ?? [])
-                }
-                return records
-            })
-            fields[typeNames.updateManyField] = GraphQLField(type: objects, description: updateManyHelp, args: updateMany, resolve: { _, arguments, context, _ in
-                var records: [Record] = []
-                for operation in try mutation.updates(arguments) {
-                    records.append(contentsOf: try await resolver.apply(operation, context: context).record.map { [$0] } ?? [])
-                }
-                return records
-            })
-            fields[typeNames.deleteManyField] = GraphQLField(type: result, description: deleteManyHelp, args: deleteMany, resolve: { _, arguments, context, _ in
-                let recordNames = try mutation.deletedRecordNames(arguments)
-                let existing = try await resolver.fetch(recordNames: recordNames, context: context)
-                for recordName in recordNames where !existing.contains(where: { $0.recordName == recordName && $0.recordType == type.name }) {
-                    throw mutation.unknown(recordName)
-                }
-                var deleted: [String] = []
-                for recordName in recordNames where !deleted.contains(recordName) {
-                    deleted += try await resolver.apply(.delete(recordName: recordName), context: context).deletedRecordNames
-                }
-                return [GraphQLNames.deletedField: deleted] as [String: any Sendable]
-            })
+            fields[typeNames.createField] = GraphQLField(
+                type: object, description: createHelp, args: create,
+                resolve: { _, arguments, context, _ in
+                    try await resolver.apply(try mutation.create(arguments), context: context).record
+                })
+            fields[typeNames.updateField] = GraphQLField(
+                type: object, description: updateHelp, args: update,
+                resolve: { _, arguments, context, _ in
+                    try await resolver.apply(try mutation.update(arguments), context: context).record
+                })
+            fields[typeNames.deleteField] = GraphQLField(
+                type: result, description: deleteHelp, args: delete,
+                resolve: { _, arguments, context, _ in
+                    let recordName = try mutation.deletedRecordName(arguments)
+                    let existing = try await resolver.fetch(recordNames: [recordName], context: context)
+                    guard existing.contains(where: { $0.recordType == type.name }) else { throw mutation.unknown(recordName) }
+                    let result = try await resolver.apply(.delete(recordName: recordName), context: context)
+                    return [GraphQLNames.deletedField: result.deletedRecordNames] as [String: any Sendable]
+                })
+            fields[typeNames.createManyField] = GraphQLField(
+                type: objects, description: createManyHelp, args: createMany,
+                resolve: { _, arguments, context, _ in
+                    var records: [Record] = []
+                    for operation in try mutation.creates(arguments) {
+                        records.append(contentsOf: try await resolver.apply(operation, context: context).record.map { [$0] } ?? [])
+                    }
+                    return records
+                })
+            fields[typeNames.updateManyField] = GraphQLField(
+                type: objects, description: updateManyHelp, args: updateMany,
+                resolve: { _, arguments, context, _ in
+                    var records: [Record] = []
+                    for operation in try mutation.updates(arguments) {
+                        records.append(contentsOf: try await resolver.apply(operation, context: context).record.map { [$0] } ?? [])
+                    }
+                    return records
+                })
+            fields[typeNames.deleteManyField] = GraphQLField(
+                type: result, description: deleteManyHelp, args: deleteMany,
+                resolve: { _, arguments, context, _ in
+                    let recordNames = try mutation.deletedRecordNames(arguments)
+                    let existing = try await resolver.fetch(recordNames: recordNames, context: context)
+                    for recordName in recordNames where !existing.contains(where: { $0.recordName == recordName && $0.recordType == type.name }) {
+                        throw mutation.unknown(recordName)
+                    }
+                    var deleted: [String] = []
+                    for recordName in recordNames where !deleted.contains(recordName) {
+                        deleted += try await resolver.apply(.delete(recordName: recordName), context: context).deletedRecordNames
+                    }
+                    return [GraphQLNames.deletedField: deleted] as [String: any Sendable]
+                })
         }
         return try GraphQLObjectType(name: GraphQLNames.mutationType, fields: fields)
     }

@@ -47,8 +47,10 @@ struct SharedTypes {
             name: GraphQLNames.referenceActionEnum,
             description: "What deleting the referenced record does to the record holding the reference.",
             values: [
-                Reference.Action.none.rawValue: GraphQLEnumValue(value: .string(Reference.Action.none.rawValue), description: "Nothing: the reference dangles and resolves to null."),
-                Reference.Action.deleteSelf.rawValue: GraphQLEnumValue(value: .string(Reference.Action.deleteSelf.rawValue), description: "The holder is deleted too, in the same transaction."),
+                Reference.Action.none.rawValue: GraphQLEnumValue(
+                    value: .string(Reference.Action.none.rawValue), description: "Nothing: the reference dangles and resolves to null."),
+                Reference.Action.deleteSelf.rawValue: GraphQLEnumValue(
+                    value: .string(Reference.Action.deleteSelf.rawValue), description: "The holder is deleted too, in the same transaction."),
             ]
         )
         referenceInput = try GraphQLInputObjectType(
@@ -72,7 +74,7 @@ struct SharedTypes {
                 GraphQLNames.deletedField: GraphQLField(
                     type: GraphQLNonNull(GraphQLList(GraphQLNonNull(GraphQLID))),
                     description: "Every recordName removed: the record, then the records its deletion cascaded to."
-                ),
+                )
             ]
         )
         record = try GraphQLInterfaceType(
@@ -93,7 +95,9 @@ struct SharedTypes {
     /// `recordName: ID!, recordType: String!, createdAt: Timestamp!, modifiedAt: Timestamp!,
     /// changeTag: String!`, read from a ``Record`` source when `resolving`.
     static func systemFields(timestamp: GraphQLScalarType, resolving: Bool) -> GraphQLFieldMap {
-        func field(_ type: any GraphQLOutputType & GraphQLNullableType, _ description: String, _ read: @escaping @Sendable (Record) -> (any Sendable)?) -> GraphQLField {
+        func field(
+            _ type: any GraphQLOutputType & GraphQLNullableType, _ description: String, _ read: @escaping @Sendable (Record) -> (any Sendable)?
+        ) -> GraphQLField {
             guard resolving else { return GraphQLField(type: GraphQLNonNull(type), description: description) }
             return GraphQLField(type: GraphQLNonNull(type), description: description) { source, _, _, _ in
                 (source as? Record).flatMap(read)
@@ -114,7 +118,7 @@ struct SharedTypes {
     ) throws -> [FilterKind: GraphQLInputObjectType] {
         let kilometres = GraphQLFloat
         var distanceFields: InputObjectFieldMap = [
-            "from": InputObjectField(type: GraphQLNonNull(locationInput), description: "The location distances are measured from."),
+            "from": InputObjectField(type: GraphQLNonNull(locationInput), description: "The location distances are measured from.")
         ]
         for op in FilterOperator.orderings {
             distanceFields[op.rawValue] = InputObjectField(type: kilometres, description: "Distance in kilometres \(op.sign).")
@@ -138,13 +142,14 @@ struct SharedTypes {
         for kind in FilterKind.allCases {
             var fields: InputObjectFieldMap = [:]
             for op in kind.operators {
-                let type: any GraphQLInputType = switch op {
-                case .in: GraphQLList(GraphQLNonNull(kind.operand.map(operand) ?? GraphQLString))
-                case .beginsWith: GraphQLString
-                case .isNull, .caseInsensitive: GraphQLBoolean
-                case .distance: distance
-                default: kind.operand.map(operand) ?? GraphQLString
-                }
+                let type: any GraphQLInputType =
+                    switch op {
+                    case .in: GraphQLList(GraphQLNonNull(kind.operand.map(operand) ?? GraphQLString))
+                    case .beginsWith: GraphQLString
+                    case .isNull, .caseInsensitive: GraphQLBoolean
+                    case .distance: distance
+                    default: kind.operand.map(operand) ?? GraphQLString
+                    }
                 fields[op.rawValue] = InputObjectField(type: type, description: op.help(list: kind.isList))
             }
             result[kind] = try GraphQLInputObjectType(name: kind.typeName, fields: fields)

@@ -39,8 +39,10 @@ public func buildRouter(_ state: ServiceState, logger: Logger) -> Router<Service
     let graphQL = GraphQLController(writes: state.writes)
     graphQL.addRoutes(to: dataGroup(router, "", state: state, rendering: .graphQL, target: .fixed(.developmentPublic)))
     graphQL.addRoutes(to: dataGroup(router, databasePath, state: state, rendering: .graphQL, target: .path(container: state.configuration.container)))
-    CloudKitController(writes: state.writes).addRoutes(to: dataGroup(router, databasePath, state: state, rendering: .cloudKit, target: .path(container: state.configuration.container)))
-    TransactionsController().addRoutes(to: dataGroup(router, databasePath, state: state, rendering: .cloudKit, target: .path(container: state.configuration.container)))
+    CloudKitController(writes: state.writes).addRoutes(
+        to: dataGroup(router, databasePath, state: state, rendering: .cloudKit, target: .path(container: state.configuration.container)))
+    TransactionsController().addRoutes(
+        to: dataGroup(router, databasePath, state: state, rendering: .cloudKit, target: .path(container: state.configuration.container)))
     return router
 }
 

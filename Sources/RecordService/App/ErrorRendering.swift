@@ -18,7 +18,8 @@ public enum ErrorRendering: Sendable {
             body = "{\"errors\":[{\"message\":" + JSONText.string(error.reason) + ",\"extensions\":{\"code\":" + JSONText.string(error.code.rawValue) + "}}]}"
         case .cloudKit:
             headers[.contentType] = "application/json"
-            body = "{\"uuid\":" + JSONText.string(UUID().uuidString.lowercased()) + ",\"serverErrorCode\":" + JSONText.string(error.code.rawValue)
+            body =
+                "{\"uuid\":" + JSONText.string(UUID().uuidString.lowercased()) + ",\"serverErrorCode\":" + JSONText.string(error.code.rawValue)
                 + ",\"reason\":" + JSONText.string(error.reason) + "}"
         }
         return Response(status: error.status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))

@@ -1,6 +1,5 @@
 public import Hummingbird
 
-
 /// The request context of every route: the request's id, the principal its credential resolved
 /// to and the database its path addresses, filled in by the middleware in that order.
 public struct ServiceRequestContext: RequestContext {

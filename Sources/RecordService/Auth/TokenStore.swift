@@ -50,7 +50,8 @@ public final class TokenStore: Sendable {
         let saved = try database.write { transaction in
             let existing = try transaction.records(matching: Query("Tokens", predicate: .compare(key: "label", .equal, .string(label))))
             guard existing.isEmpty else {
-                throw RecordError(.transactionConflict, "a token labelled '\(label)' exists; choose another --label or revoke it with: shop token revoke \(label)")
+                throw RecordError(
+                    .transactionConflict, "a token labelled '\(label)' exists; choose another --label or revoke it with: shop token revoke \(label)")
             }
             return try transaction.apply(.create(Record("Tokens", recordName: token.digest, fields: fields))).record
         }

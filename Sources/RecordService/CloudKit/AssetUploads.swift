@@ -30,9 +30,11 @@ final class AssetUploads: Sendable {
         var size: Int
 
         var json: JSONValue {
-            .object(["singleFile": .object([
-                "receipt": .string(receipt), "fileChecksum": .string(fileChecksum), "size": .integer(Int64(size)),
-            ])])
+            .object([
+                "singleFile": .object([
+                    "receipt": .string(receipt), "fileChecksum": .string(fileChecksum), "size": .integer(Int64(size)),
+                ])
+            ])
         }
     }
 

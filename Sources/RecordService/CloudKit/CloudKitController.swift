@@ -43,7 +43,7 @@ public struct CloudKitController: Sendable {
                 let page = try transaction.page(query.query, after: query.continuationMarker)
                 let type = transaction.schema.recordType(named: query.query.recordType)
                 var response: [String: JSONValue] = [
-                    "records": .array(page.records.map { CloudKitRecord.encode($0, type: type, desiredKeys: query.desiredKeys, assetURL: assetURL) }),
+                    "records": .array(page.records.map { CloudKitRecord.encode($0, type: type, desiredKeys: query.desiredKeys, assetURL: assetURL) })
                 ]
                 if let cursor = page.cursor { response["continuationMarker"] = .string(cursor) }
                 return .success(.object(response))
@@ -191,10 +191,11 @@ public struct CloudKitController: Sendable {
             default: recordName = Record.generatedName()
             }
             let token = uploads.issueToken(recordName: recordName, recordType: recordType, fieldName: fieldName)
-            tokens.append(.object([
-                "recordName": .string(recordName), "fieldName": .string(fieldName),
-                "url": .string(Self.databaseURL(request, context: context) + "assets/upload/" + token),
-            ]))
+            tokens.append(
+                .object([
+                    "recordName": .string(recordName), "fieldName": .string(fieldName),
+                    "url": .string(Self.databaseURL(request, context: context) + "assets/upload/" + token),
+                ]))
         }
         return Self.json(.object(["tokens": .array(tokens)]))
     }

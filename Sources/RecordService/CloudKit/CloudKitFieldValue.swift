@@ -108,7 +108,9 @@ enum CloudKitFieldValue {
     private static func asset(_ value: JSONValue, where name: String, uploads: UploadLookup) throws(CloudKitError) -> Asset {
         if case .string(let receipt)? = value["receipt"] {
             guard let content = uploads(receipt) else {
-                throw CloudKitError(.badRequest, "\(name): no upload has receipt \(receipt.debugDescription); upload the file to a URL from assets/upload first (receipts last 15 minutes)")
+                throw CloudKitError(
+                    .badRequest,
+                    "\(name): no upload has receipt \(receipt.debugDescription); upload the file to a URL from assets/upload first (receipts last 15 minutes)")
             }
             return Asset(content: content)
         }

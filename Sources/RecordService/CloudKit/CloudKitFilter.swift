@@ -93,7 +93,8 @@ enum CloudKitFilter {
 
         func listElement(_ type: FieldType, _ comparator: Comparator) throws(CloudKitError) -> FieldType {
             guard let element = type.elementType else {
-                throw CloudKitError(.badRequest, "\(path): \(comparator.rawValue) applies to LIST fields; \(recordType.name).\(key) is \(type)", recordType: recordType.name)
+                throw CloudKitError(
+                    .badRequest, "\(path): \(comparator.rawValue) applies to LIST fields; \(recordType.name).\(key) is \(type)", recordType: recordType.name)
             }
             return element
         }
@@ -151,7 +152,9 @@ enum CloudKitFilter {
             let wholeRecord = key == "allTokens" || key == "___allTokens"
             if !wholeRecord {
                 guard let field = recordType.field(named: key), field.flags.contains(.searchable) else {
-                    throw CloudKitError(.badRequest, "\(path): \(recordType.name).\(key) is not a SEARCHABLE field; mark it SEARCHABLE or search allTokens", recordType: recordType.name)
+                    throw CloudKitError(
+                        .badRequest, "\(path): \(recordType.name).\(key) is not a SEARCHABLE field; mark it SEARCHABLE or search allTokens",
+                        recordType: recordType.name)
                 }
             }
             let matches = words.map { word -> Predicate in

@@ -51,7 +51,8 @@ struct CloudKitModification: Sendable {
                 continue
             }
             guard let type = schema.recordType(named: typeName) else {
-                throw CloudKitError(.badRequest, "\(operation.path): there is no record type \(typeName.debugDescription)", recordName: name, recordType: typeName)
+                throw CloudKitError(
+                    .badRequest, "\(operation.path): there is no record type \(typeName.debugDescription)", recordName: name, recordType: typeName)
             }
             let fields = try Self.values(of: operation, type: type, uploads: uploads)
             planned.append(Planned(operation: operation, recordName: name, recordType: type, fields: fields))
@@ -69,7 +70,9 @@ struct CloudKitModification: Sendable {
         var values: [String: Value?] = [:]
         for (name, json) in operation.fields {
             guard let field = type.field(named: name), field.systemField == nil else {
-                throw CloudKitError(.badRequest, "\(operation.path).record.fields: \(type.name) has no field \(name.debugDescription)", recordName: operation.recordName, recordType: type.name)
+                throw CloudKitError(
+                    .badRequest, "\(operation.path).record.fields: \(type.name) has no field \(name.debugDescription)", recordName: operation.recordName,
+                    recordType: type.name)
             }
             values[name] = removes(json) ? .some(nil) : try CloudKitFieldValue.decode(json, as: field.type, where: "\(type.name).\(name)", uploads: uploads)
         }

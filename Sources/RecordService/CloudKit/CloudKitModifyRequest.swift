@@ -51,7 +51,9 @@ struct CloudKitModifyRequest: Sendable {
         for (index, operation) in operations.enumerated() {
             let next = try Self.operation(operation, path: "operations[\(index)]")
             if let name = next.recordName, !names.insert(name).inserted {
-                throw CloudKitError(.badRequest, "\(next.path): record \(name.debugDescription) has another operation in this request; send one operation per record", recordName: name)
+                throw CloudKitError(
+                    .badRequest, "\(next.path): record \(name.debugDescription) has another operation in this request; send one operation per record",
+                    recordName: name)
             }
             parsed.append(next)
         }
@@ -92,7 +94,10 @@ struct CloudKitModifyRequest: Sendable {
             throw CloudKitError(.badRequest, "\(path): \(type.rawValue) needs the record's recordType", recordName: recordName)
         }
         if changeTag == nil && (type == .update || type == .replace) {
-            throw CloudKitError(.badRequest, "\(path): \(type.rawValue) needs the recordChangeTag the change is based on; use force\(type == .update ? "Update" : "Replace") to change the record regardless", recordName: recordName, recordType: recordType)
+            throw CloudKitError(
+                .badRequest,
+                "\(path): \(type.rawValue) needs the recordChangeTag the change is based on; use force\(type == .update ? "Update" : "Replace") to change the record regardless",
+                recordName: recordName, recordType: recordType)
         }
         return Operation(type: type, recordName: recordName, recordType: recordType, changeTag: changeTag, fields: fields, path: path)
     }

@@ -25,7 +25,9 @@ struct CloudKitQueryRequest {
             throw CloudKitError(.badRequest, "query.recordType must name a record type")
         }
         guard let type = schema.recordType(named: typeName) else {
-            throw CloudKitError(.badRequest, "there is no record type \(typeName.debugDescription); known types: \(schema.recordTypes.map(\.name).joined(separator: ", "))", recordType: typeName)
+            throw CloudKitError(
+                .badRequest, "there is no record type \(typeName.debugDescription); known types: \(schema.recordTypes.map(\.name).joined(separator: ", "))",
+                recordType: typeName)
         }
         var limit = Self.maximumResults
         switch body["resultsLimit"] {

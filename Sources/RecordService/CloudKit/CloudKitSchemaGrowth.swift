@@ -23,7 +23,8 @@ enum CloudKitSchemaGrowth {
             }
             for (name, json) in operation.fields.sorted(by: { $0.key < $1.key }) {
                 if existing?.field(named: name) != nil || newTypes[typeName]?.field(named: name) != nil
-                    || newFields.contains(where: { $0.recordType == typeName && $0.field.name == name }) {
+                    || newFields.contains(where: { $0.recordType == typeName && $0.field.name == name })
+                {
                     continue
                 }
                 guard let type = CloudKitFieldValue.inferredType(of: json) else {

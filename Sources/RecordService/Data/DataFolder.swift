@@ -23,7 +23,8 @@ public struct DataFolder: Sendable, Hashable {
 
     /// The folder of the REPL's default database: `$XDG_DATA_HOME/shop`, else `~/.local/share/shop`.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let dataHome =
+            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
         return dataHome + "/shop"
     }

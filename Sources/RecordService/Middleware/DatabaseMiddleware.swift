@@ -45,7 +45,8 @@ public struct DatabaseMiddleware: RouterMiddleware {
                 )
             }
             guard let name = parameters.get("environment"), let environment = ServiceEnvironment(rawValue: name) else {
-                throw ServiceError(.notFound, code: .notFound, "the environment must be 'development' or 'production', not '\(parameters.get("environment") ?? "")'")
+                throw ServiceError(
+                    .notFound, code: .notFound, "the environment must be 'development' or 'production', not '\(parameters.get("environment") ?? "")'")
             }
             switch parameters.get("database") {
             case "public":

@@ -1,5 +1,5 @@
-import HTTPTypes
 import Foundation
+import HTTPTypes
 public import Hummingbird
 
 /// Gives each request an id: the client's `X-Request-ID` when it sent a sensible one, else a new

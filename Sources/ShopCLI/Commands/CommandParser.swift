@@ -91,7 +91,7 @@ enum CommandParser {
     static func suggestion(for word: String, among names: [String], maximumDistance: Int? = nil) -> String {
         let scored = names.map { (name: $0, distance: editDistance(word.lowercased(), $0.lowercased())) }
         guard !word.isEmpty, let best = scored.min(by: { $0.distance < $1.distance }),
-              best.distance <= (maximumDistance ?? max(2, word.count / 3)) || best.name.lowercased().hasPrefix(word.lowercased())
+            best.distance <= (maximumDistance ?? max(2, word.count / 3)) || best.name.lowercased().hasPrefix(word.lowercased())
         else { return "" }
         return " (did you mean '\(best.name)'?)"
     }

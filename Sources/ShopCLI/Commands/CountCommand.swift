@@ -1,6 +1,6 @@
-import RecordQL
 import ArgumentParser
 import RecordKit
+import RecordQL
 
 /// `count TYPE [--where PREDICATE]`
 struct CountCommand: ShopCommand {

@@ -1,7 +1,7 @@
-import RecordQL
 import ArgumentParser
 import Foundation
 import RecordKit
+import RecordQL
 
 /// `export TYPE [FILE] [--format csv|jsonl] [--where PREDICATE]`
 struct ExportCommand: ShopCommand {
@@ -47,8 +47,13 @@ struct ExportCommand: ShopCommand {
             throw RecordError(.invalidArguments, "cannot write \(file): check that its folder exists and may be written")
         }
         defer { try? handle.close() }
-        let count = try exporter.run(query, format: chosenFormat, in: session.database, total: total, progress: &progress) { try handle.write(contentsOf: Data($0.utf8)) }
-        session.show(.message("exported \(count) \(recordType.name) records to \(file)", ["recordType": .string(recordType.name), "count": .number(String(count)), "file": .string(file)]))
+        let count = try exporter.run(query, format: chosenFormat, in: session.database, total: total, progress: &progress) {
+            try handle.write(contentsOf: Data($0.utf8))
+        }
+        session.show(
+            .message(
+                "exported \(count) \(recordType.name) records to \(file)",
+                ["recordType": .string(recordType.name), "count": .number(String(count)), "file": .string(file)]))
         return .proceed
     }
 }

@@ -29,8 +29,10 @@ struct HelpCommand: ShopCommand {
     /// One line per command: its usage and what it does.
     static var summary: String {
         let rows = ShopCommands.leaves.map { command in
-            (command is any ShopCommand.Type && !command.configuration.subcommands.isEmpty
-                ? ShopCommands.name(of: command) : usage(for: command), command.configuration.abstract)
+            (
+                command is any ShopCommand.Type && !command.configuration.subcommands.isEmpty
+                    ? ShopCommands.name(of: command) : usage(for: command), command.configuration.abstract
+            )
         }
         let width = rows.map(\.0.count).filter { $0 <= summaryColumn }.max() ?? summaryColumn
         let lines = rows.map { usage, abstract in

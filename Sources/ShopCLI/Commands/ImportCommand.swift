@@ -40,7 +40,8 @@ struct ImportCommand: ShopCommand {
         )
         var progress = ProgressBar(console: session.console, label: "import")
         let count = try importer.run(Array(data), format: format ?? .guessed(from: file), in: session.database, progress: &progress)
-        session.show(.message("imported \(count) \(recordType.name) records from \(file)", ["recordType": .string(recordType.name), "count": .number(String(count))]))
+        session.show(
+            .message("imported \(count) \(recordType.name) records from \(file)", ["recordType": .string(recordType.name), "count": .number(String(count))]))
         return .proceed
     }
 }

@@ -27,7 +27,8 @@ struct ItemAddCommand: ItemPositionalCommand {
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
         try session.store.addItem(item.name, to: item.list, assignments: try item.assignments.map(FieldAssignment.init(parsing:)))
-        session.show(.message("added \(LineTokenizer.quote(item.name)) to \(LineTokenizer.quote(item.list))", ["list": .string(item.list), "item": .string(item.name)]))
+        session.show(
+            .message("added \(LineTokenizer.quote(item.name)) to \(LineTokenizer.quote(item.list))", ["list": .string(item.list), "item": .string(item.name)]))
         return .proceed
     }
 }
@@ -47,7 +48,9 @@ struct ItemSetCommand: ItemPositionalCommand {
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
         try session.store.setItem(item.name, in: item.list, assignments: try item.assignments.map(FieldAssignment.init(parsing:)))
-        session.show(.message("updated \(LineTokenizer.quote(item.name)) in \(LineTokenizer.quote(item.list))", ["list": .string(item.list), "item": .string(item.name)]))
+        session.show(
+            .message(
+                "updated \(LineTokenizer.quote(item.name)) in \(LineTokenizer.quote(item.list))", ["list": .string(item.list), "item": .string(item.name)]))
         return .proceed
     }
 }
@@ -63,7 +66,9 @@ struct ItemDeleteCommand: ItemPositionalCommand {
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
         try session.store.deleteItem(item.name, in: item.list)
-        session.show(.message("deleted \(LineTokenizer.quote(item.name)) from \(LineTokenizer.quote(item.list))", ["list": .string(item.list), "item": .string(item.name)]))
+        session.show(
+            .message(
+                "deleted \(LineTokenizer.quote(item.name)) from \(LineTokenizer.quote(item.list))", ["list": .string(item.list), "item": .string(item.name)]))
         return .proceed
     }
 }

@@ -33,9 +33,10 @@ struct ItemsCommand: ShopCommand {
     /// One column per field, the name first (headed `item`); an unset `number` shows as 1, the
     /// quantity the shopping app has always assumed.
     static func columns(for fields: [FieldDefinition]) -> [CommandOutput.Column] {
-        [CommandOutput.Column("name", header: "item")] + fields.filter { $0.name != "name" }.map { field in
-            CommandOutput.Column(field.name, whenNull: field.name == "number" ? "1" : "")
-        }
+        [CommandOutput.Column("name", header: "item")]
+            + fields.filter { $0.name != "name" }.map { field in
+                CommandOutput.Column(field.name, whenNull: field.name == "number" ? "1" : "")
+            }
     }
 
     /// The `--where` predicate, `.all` without one.

@@ -73,7 +73,8 @@ struct ListRenameCommand: PositionalCommand {
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
         try session.store.renameList(name, to: newName)
-        session.show(.message("renamed list \(LineTokenizer.quote(name)) to \(LineTokenizer.quote(newName))", ["list": .string(newName), "previousName": .string(name)]))
+        session.show(
+            .message("renamed list \(LineTokenizer.quote(name)) to \(LineTokenizer.quote(newName))", ["list": .string(newName), "previousName": .string(name)]))
         return .proceed
     }
 }
@@ -96,7 +97,10 @@ struct ListDeleteCommand: PositionalCommand {
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
         let items = try session.store.deleteList(name)
-        session.show(.message("deleted list \(LineTokenizer.quote(name)) and its \(items) item\(items == 1 ? "" : "s")", ["list": .string(name), "deletedItems": .number(items)]))
+        session.show(
+            .message(
+                "deleted list \(LineTokenizer.quote(name)) and its \(items) item\(items == 1 ? "" : "s")",
+                ["list": .string(name), "deletedItems": .number(items)]))
         return .proceed
     }
 }

@@ -27,7 +27,7 @@ extension PositionalCommand {
     /// that errors quote the real words.
     static func parseReusingTemplate(_ arguments: [String]) throws -> any ParsableCommand {
         guard !arguments.contains(where: { $0.hasPrefix("-") }),
-              let template = template(forArgumentCount: arguments.count)
+            let template = template(forArgumentCount: arguments.count)
         else {
             return try parseAsRoot(arguments)
         }

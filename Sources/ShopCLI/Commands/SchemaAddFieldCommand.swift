@@ -35,10 +35,11 @@ struct SchemaAddFieldCommand: ShopCommand {
         let indexFlags = try Self.indexFlags(flags)
         try session.database.addField(FieldDefinition(field, parsed.type, flags: indexFlags, referencing: parsed.referencedType), to: type)
         let spelled = parsed.referencedType.map { parsed.type.description.replacingOccurrences(of: "REFERENCE", with: "REFERENCE(\($0))") }
-        session.show(.message(
-            "added field \(type).\(field) \(spelled ?? parsed.type.description)\(indexFlags.isEmpty ? "" : " \(indexFlags)")",
-            ["recordType": .string(type), "field": .string(field)]
-        ))
+        session.show(
+            .message(
+                "added field \(type).\(field) \(spelled ?? parsed.type.description)\(indexFlags.isEmpty ? "" : " \(indexFlags)")",
+                ["recordType": .string(type), "field": .string(field)]
+            ))
         return .proceed
     }
 

@@ -28,16 +28,17 @@ struct SchemaCommand: ShopCommand {
         let types = schema.recordTypes.map { type in
             JSONValue.members([
                 "name": .string(type.name),
-                "fields": .array(type.userFields.map { field in
-                    var members: [JSONValue.Member] = [
-                        .init(key: "name", value: .string(field.name)),
-                        .init(key: "type", value: .string(field.type.description)),
-                        .init(key: "flags", value: .array(IndexFlags.keywords.filter { field.flags.contains($0.flag) }.map { .string($0.keyword) })),
-                        .init(key: "notEmpty", value: .bool(field.isRequired)),
-                    ]
-                    if let target = field.referencedType { members.append(.init(key: "references", value: .string(target))) }
-                    return .object(members)
-                }),
+                "fields": .array(
+                    type.userFields.map { field in
+                        var members: [JSONValue.Member] = [
+                            .init(key: "name", value: .string(field.name)),
+                            .init(key: "type", value: .string(field.type.description)),
+                            .init(key: "flags", value: .array(IndexFlags.keywords.filter { field.flags.contains($0.flag) }.map { .string($0.keyword) })),
+                            .init(key: "notEmpty", value: .bool(field.isRequired)),
+                        ]
+                        if let target = field.referencedType { members.append(.init(key: "references", value: .string(target))) }
+                        return .object(members)
+                    }),
                 "unique": .array(type.uniqueConstraints.map { .array($0.fields.map(JSONValue.string)) }),
             ])
         }

@@ -40,12 +40,14 @@ struct TransactionShowCommand: ShopCommand {
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
         let stored = try session.database.transaction(id: id)
-        session.show(.record(.members([
-            "id": .string(stored.id),
-            "createdAt": .string(Timestamp.format(stored.createdAt)),
-            "request": Self.document(stored.request),
-            "result": Self.document(stored.result),
-        ])))
+        session.show(
+            .record(
+                .members([
+                    "id": .string(stored.id),
+                    "createdAt": .string(Timestamp.format(stored.createdAt)),
+                    "request": Self.document(stored.request),
+                    "result": Self.document(stored.result),
+                ])))
         return .proceed
     }
 

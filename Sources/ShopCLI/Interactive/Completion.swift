@@ -1,4 +1,5 @@
 import RecordKit
+
 /// What the Tab key can put in place of the word before the cursor.
 struct Completion: Equatable {
     /// The word as typed, quotes included (what a candidate replaces).

@@ -1,5 +1,5 @@
-import RecordKit
 import Foundation
+import RecordKit
 
 /// The interactive prompt: `shop> `, `...> ` while a GraphQL document is unfinished. Errors are
 /// reported and the prompt goes on, as it does after Ctrl-C cancels a command (``Interruption``); `quit` or Ctrl-D on an empty line leave with status 0.

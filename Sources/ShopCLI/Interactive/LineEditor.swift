@@ -30,7 +30,7 @@ final class LineEditor {
     /// saved after every line); `nil` when libedit cannot start.
     init?(historyPath: String?) {
         guard let input = fdopen(STDIN_FILENO, "r"), let output = fdopen(STDOUT_FILENO, "w"),
-              let errors = fdopen(STDERR_FILENO, "w"), let editLine = el_init("shop", input, output, errors)
+            let errors = fdopen(STDERR_FILENO, "w"), let editLine = el_init("shop", input, output, errors)
         else { return nil }
         guard let history = shop_history_open(1000) else {
             el_end(editLine)

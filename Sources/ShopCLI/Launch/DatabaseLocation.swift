@@ -7,7 +7,8 @@ enum DatabaseLocation {
     static func path(option: String?, environment: [String: String]) throws(RecordError) -> String {
         if let option { return option }
         if let path = environment["SHOP_DB"], !path.isEmpty { return path }
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let dataHome =
+            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
         let folder = dataHome + "/shop"
         do {

@@ -35,7 +35,8 @@ public enum Shop {
         do {
             let path = try DatabaseLocation.path(option: options.db, environment: environment)
             session = ShopSession(
-                database: options.readOnly ? try RecordDatabase.readOnly(path: path) : try RecordDatabase(path: path), console: console, printsJSON: options.json, keepsGoing: options.keepGoing,
+                database: options.readOnly ? try RecordDatabase.readOnly(path: path) : try RecordDatabase(path: path), console: console,
+                printsJSON: options.json, keepsGoing: options.keepGoing,
                 style: TextStyle.forStream(isTerminal: console.outputIsTerminal, environment: environment),
                 errorStyle: errorStyle,
                 pager: Pager.make(environment: environment, enabled: console.outputIsTerminal && !options.noPager),
@@ -46,7 +47,8 @@ public enum Shop {
             return 1
         }
         if !options.readOnly, let refusal = session.store.adoptShoppingRules() {
-            console.writeError("warning: the shopping rules (unique, non-empty list and item names) are not enforced on this database yet: \(refusal.sentence)\n")
+            console.writeError(
+                "warning: the shopping rules (unique, non-empty list and item names) are not enforced on this database yet: \(refusal.sentence)\n")
         }
         if handlesSIGINT { session.interruption.installForSIGINT(database: session.database) }
         let steps = options.steps(in: arguments)

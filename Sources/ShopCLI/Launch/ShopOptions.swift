@@ -21,10 +21,11 @@ struct ShopOptions: ParsableCommand {
         version: "shop \(ShopVersion.current) (\(ShopVersion.date))"
     )
 
-    @Option(help: ArgumentHelp(
-        "The database file. Default: $SHOP_DB, else $XDG_DATA_HOME/shop/shop.sqlite (~/.local/share/shop/shop.sqlite).",
-        valueName: "path"
-    ))
+    @Option(
+        help: ArgumentHelp(
+            "The database file. Default: $SHOP_DB, else $XDG_DATA_HOME/shop/shop.sqlite (~/.local/share/shop/shop.sqlite).",
+            valueName: "path"
+        ))
     var db: String?
 
     @Flag(help: "Print what each command shows as one JSON document on one line (a GraphQL response as it is).")
@@ -53,7 +54,8 @@ struct ShopOptions: ParsableCommand {
 
     func validate() throws {
         if db?.isEmpty == true {
-            throw ValidationError("--db '' names no file; give the database's path, or leave --db out for the default ($SHOP_DB, else ~/.local/share/shop/shop.sqlite)")
+            throw ValidationError(
+                "--db '' names no file; give the database's path, or leave --db out for the default ($SHOP_DB, else ~/.local/share/shop/shop.sqlite)")
         }
         if singleTransaction, commands.isEmpty, files.isEmpty {
             throw ValidationError("-1 (--single-transaction) runs the -e commands and -f files as one transaction; give at least one")

@@ -25,18 +25,18 @@ extension Character {
     private static func isWide(_ value: UInt32) -> Bool {
         switch value {
         case 0x1100...0x115F,  // Hangul Jamo initial consonants
-             0x2E80...0x303E,  // CJK radicals, Kangxi, ideographic description, CJK symbols
-             0x3041...0x33FF,  // Hiragana, Katakana, Bopomofo, Hangul compatibility, CJK compatibility
-             0x3400...0x4DBF,  // CJK extension A
-             0xA000...0xA4CF,  // Yi
-             0xA960...0xA97F,  // Hangul Jamo extended A
-             0xAC00...0xD7A3,  // Hangul syllables
-             0xF900...0xFAFF,  // CJK compatibility ideographs
-             0xFE10...0xFE19,  // vertical forms
-             0xFE30...0xFE6F,  // CJK compatibility forms, small form variants
-             0xFF00...0xFF60,  // fullwidth forms
-             0xFFE0...0xFFE6,
-             0x20000...0x3FFFD:  // CJK extensions B and later
+            0x2E80...0x303E,  // CJK radicals, Kangxi, ideographic description, CJK symbols
+            0x3041...0x33FF,  // Hiragana, Katakana, Bopomofo, Hangul compatibility, CJK compatibility
+            0x3400...0x4DBF,  // CJK extension A
+            0xA000...0xA4CF,  // Yi
+            0xA960...0xA97F,  // Hangul Jamo extended A
+            0xAC00...0xD7A3,  // Hangul syllables
+            0xF900...0xFAFF,  // CJK compatibility ideographs
+            0xFE10...0xFE19,  // vertical forms
+            0xFE30...0xFE6F,  // CJK compatibility forms, small form variants
+            0xFF00...0xFF60,  // fullwidth forms
+            0xFFE0...0xFFE6,
+            0x20000...0x3FFFD:  // CJK extensions B and later
             return true
         default:
             return false

@@ -96,11 +96,12 @@ struct ScriptRunner {
         wasInterrupted = true
         assembler.abandon()
         guard session.interruption.claimReport() else { return false }
-        let message = switch (name, lastFinishedLine) {
-        case (let name?, let line?): "interrupted (Ctrl-C): \(name):\(line) is the last command that finished\n"
-        case (let name?, nil): "interrupted (Ctrl-C) before any command of \(name) finished\n"
-        case (nil, _): "cancelled (Ctrl-C)\n"
-        }
+        let message =
+            switch (name, lastFinishedLine) {
+            case (let name?, let line?): "interrupted (Ctrl-C): \(name):\(line) is the last command that finished\n"
+            case (let name?, nil): "interrupted (Ctrl-C) before any command of \(name) finished\n"
+            case (nil, _): "cancelled (Ctrl-C)\n"
+            }
         session.console.writeError(message)
         return false
     }

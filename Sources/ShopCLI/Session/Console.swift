@@ -34,7 +34,8 @@ public struct Console: Sendable {
     public static let standard: Console = {
         let output: @Sendable (Data) -> Void = { FileHandle.standardOutput.write($0) }
         let errors: @Sendable (Data) -> Void = { FileHandle.standardError.write($0) }
-        var console = isatty(STDOUT_FILENO) == 1
+        var console =
+            isatty(STDOUT_FILENO) == 1
             ? Console(write: { output(Data($0.utf8)) }, writeError: { errors(Data($0.utf8)) })
             : buffered(output: output, errors: errors)
         console.outputIsTerminal = isatty(STDOUT_FILENO) == 1

@@ -6,7 +6,9 @@ import RecordQL
 extension ShoppingStore {
     /// The items of list `name` matching `predicate`, in `sort` order (by name when empty), as
     /// JSON objects (``JSONValue/init(_:of:names:)``), and the fields of `Items` in schema order.
-    func itemDocuments(in name: String, matching predicate: Predicate = .all, sort: [SortDescriptor] = []) throws(RecordError) -> (documents: [JSONValue], fields: [FieldDefinition]) {
+    func itemDocuments(
+        in name: String, matching predicate: Predicate = .all, sort: [SortDescriptor] = []
+    ) throws(RecordError) -> (documents: [JSONValue], fields: [FieldDefinition]) {
         try read { transaction in
             let items = try transaction.records(matching: try transaction.itemsQuery(list: name, matching: predicate, sort: sort))
             let type = try transaction.schema.requireRecordType(Self.itemType)

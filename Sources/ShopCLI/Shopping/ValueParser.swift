@@ -27,18 +27,19 @@ enum ValueParser {
     }
 
     private static func scalar(_ text: String, as type: FieldType, field: FieldDefinition, in recordType: String) throws(RecordError) -> Value {
-        let parsed: Value? = switch type {
-        case .string: .string(text)
-        case .int64, .number(preferred: .int64): Int64(text).map(Value.int64)
-        case .double, .number(preferred: .double): Double(text).map(Value.double)
-        case .number(preferred: nil): Int64(text).map(Value.int64) ?? Double(text).map(Value.double)
-        case .timestamp: Timestamp.parse(text).map(Value.timestamp)
-        case .bytes: Data(base64Encoded: text).map(Value.bytes)
-        case .reference: text.isEmpty ? nil : .reference(Reference(text))
-        case .location: location(text).map(Value.location)
-        case .asset: FileManager.default.contents(atPath: text).map { .asset(Asset(content: $0)) }
-        case .list: nil
-        }
+        let parsed: Value? =
+            switch type {
+            case .string: .string(text)
+            case .int64, .number(preferred: .int64): Int64(text).map(Value.int64)
+            case .double, .number(preferred: .double): Double(text).map(Value.double)
+            case .number(preferred: nil): Int64(text).map(Value.int64) ?? Double(text).map(Value.double)
+            case .timestamp: Timestamp.parse(text).map(Value.timestamp)
+            case .bytes: Data(base64Encoded: text).map(Value.bytes)
+            case .reference: text.isEmpty ? nil : .reference(Reference(text))
+            case .location: location(text).map(Value.location)
+            case .asset: FileManager.default.contents(atPath: text).map { .asset(Asset(content: $0)) }
+            case .list: nil
+            }
         guard let parsed else {
             if [.int64, .number(preferred: .int64)].contains(type), text.wholeMatch(of: /[+-]?[0-9]+/) != nil {
                 throw RecordError(

@@ -1,4 +1,3 @@
-import OrderedCollections
 import Foundation
 import GraphQL
 import OrderedCollections
@@ -66,13 +65,17 @@ struct RecordImporter {
             }
             while let row = try nextRow() {
                 guard row.cells.count == columns.count else {
-                    throw RecordError(.invalidArguments, "\(path):\(row.line): the row has \(row.cells.count) cells; the header names \(columns.count)", recordType: recordType.name)
+                    throw RecordError(
+                        .invalidArguments, "\(path):\(row.line): the row has \(row.cells.count) cells; the header names \(columns.count)",
+                        recordType: recordType.name)
                 }
                 var members: [(String, JSONValue)] = []
                 for (column, cell) in zip(columns, row.cells) {
                     guard let cell else { continue }
                     do throws(TransferError) {
-                        members.append((column.name, try column.type.map { type throws(TransferError) in try TransferValue.json(cell: cell, type: type) } ?? .string(cell)))
+                        members.append(
+                            (column.name, try column.type.map { type throws(TransferError) in try TransferValue.json(cell: cell, type: type) } ?? .string(cell))
+                        )
                     } catch {
                         throw RecordError(.invalidArguments, "\(path):\(row.line): \(column.name): \(error.reason)", recordType: recordType.name)
                     }

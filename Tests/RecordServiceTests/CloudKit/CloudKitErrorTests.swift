@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import RecordKit
+import Testing
+
 @testable import RecordService
 
 @Suite struct CloudKitErrorTests {
@@ -26,12 +27,13 @@ import RecordKit
 
     @Test func statusesAreCloudKits() {
         let statuses = Dictionary(uniqueKeysWithValues: CloudKitError.Code.allCases.map { ($0.rawValue, $0.cloudKitStatus) })
-        #expect(statuses == [
-            "BAD_REQUEST": 400, "AUTHENTICATION_FAILED": 401, "ACCESS_DENIED": 403, "NOT_FOUND": 404,
-            "ZONE_NOT_FOUND": 404, "CONFLICT": 409, "EXISTS": 409, "VALIDATING_REFERENCE_ERROR": 412,
-            "QUOTA_EXCEEDED": 413, "AUTHENTICATION_REQUIRED": 421, "THROTTLED": 429, "INTERNAL_ERROR": 500,
-            "TRY_AGAIN_LATER": 503,
-        ])
+        #expect(
+            statuses == [
+                "BAD_REQUEST": 400, "AUTHENTICATION_FAILED": 401, "ACCESS_DENIED": 403, "NOT_FOUND": 404,
+                "ZONE_NOT_FOUND": 404, "CONFLICT": 409, "EXISTS": 409, "VALIDATING_REFERENCE_ERROR": 412,
+                "QUOTA_EXCEEDED": 413, "AUTHENTICATION_REQUIRED": 421, "THROTTLED": 429, "INTERNAL_ERROR": 500,
+                "TRY_AGAIN_LATER": 503,
+            ])
     }
 
     @Test func failedOperationsNameTheirRecordAndHaveNoNulls() {

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import RecordKit
+import Testing
+
 @testable import RecordService
 
 /// Field values as CloudKit clients send them (untagged, typed by the schema) and as responses

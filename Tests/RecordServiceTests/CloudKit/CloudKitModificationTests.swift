@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import RecordKit
-@testable import RecordService
 import TestSupport
+import Testing
+
+@testable import RecordService
 
 /// The seven operation types with CloudKit's change-tag rules, atomic and not, applied to the
 /// shopping schema (without its NOT EMPTY rules, so records may lack a name).
@@ -44,10 +45,11 @@ import TestSupport
 
     @Test func createMakesARecordAndGeneratesANameWhenNoneIsGiven() throws {
         let (db, _) = try Self.seeded()
-        let results = try Self.modify(Self.batch([
-            Self.operation("create", #"{"recordType": "Lists", "recordName": "L2", "fields": {"name": {"value": "Hardware"}}}"#),
-            Self.operation("create", #"{"recordType": "Lists", "fields": {"name": {"value": "Unnamed"}}}"#),
-        ]), in: db)
+        let results = try Self.modify(
+            Self.batch([
+                Self.operation("create", #"{"recordType": "Lists", "recordName": "L2", "fields": {"name": {"value": "Hardware"}}}"#),
+                Self.operation("create", #"{"recordType": "Lists", "fields": {"name": {"value": "Unnamed"}}}"#),
+            ]), in: db)
         #expect(results[0]["recordName"] == .string("L2"))
         #expect(results[0]["recordChangeTag"] != nil)
         #expect(results[0]["fields"]?["name"]?["value"] == .string("Hardware"))
@@ -65,51 +67,63 @@ import TestSupport
         let (db, tag) = try Self.seeded()
         try db.addField(FieldDefinition("number", .int64), to: "Items")
         let item = try db.fetch(recordName: "I1")!
-        let results = try Self.modify(Self.batch([
-            Self.operation("update", #"{"recordName": "I1", "recordChangeTag": "\#(item.changeTag!)", "fields": {"number": {"value": 2}}}"#),
-        ]), in: db)
+        let results = try Self.modify(
+            Self.batch([
+                Self.operation("update", #"{"recordName": "I1", "recordChangeTag": "\#(item.changeTag!)", "fields": {"number": {"value": 2}}}"#)
+            ]), in: db)
         #expect(results[0]["recordType"] == .string("Items"))
         let stored = try db.fetch(recordName: "I1")!
         #expect(stored["number"] == .int64(2))
         #expect(stored["name"] == .string("Milk"))
-        Self.expectFailure(.conflict, Self.batch([Self.operation("update", #"{"recordName": "L1", "recordChangeTag": "stale", "fields": {"name": {"value": "x"}}}"#)]), in: db)
+        Self.expectFailure(
+            .conflict, Self.batch([Self.operation("update", #"{"recordName": "L1", "recordChangeTag": "stale", "fields": {"name": {"value": "x"}}}"#)]), in: db)
         Self.expectFailure(.notFound, Self.batch([Self.operation("update", #"{"recordName": "nope", "recordChangeTag": "\#(tag)"}"#)]), in: db)
         Self.expectFailure(.badRequest, Self.batch([Self.operation("update", #"{"recordName": "L1", "fields": {}}"#)]), in: db)
     }
 
     @Test func aNullFieldValueRemovesTheField() throws {
         let (db, _) = try Self.seeded()
-        try Self.modify(Self.batch([Self.operation("forceUpdate", #"{"recordType": "Items", "recordName": "I1", "fields": {"name": {"value": null}}}"#)]), in: db)
+        try Self.modify(
+            Self.batch([Self.operation("forceUpdate", #"{"recordType": "Items", "recordName": "I1", "fields": {"name": {"value": null}}}"#)]), in: db)
         #expect(try db.fetch(recordName: "I1")?["name"] == nil)
     }
 
     @Test func forceUpdateIgnoresTheTagAndCreatesAMissingRecord() throws {
         let (db, _) = try Self.seeded()
-        try Self.modify(Self.batch([
-            Self.operation("forceUpdate", #"{"recordType": "Lists", "recordName": "L1", "recordChangeTag": "stale", "fields": {"name": {"value": "Food"}}}"#),
-            Self.operation("forceUpdate", #"{"recordType": "Lists", "recordName": "L9", "fields": {"name": {"value": "New"}}}"#),
-        ]), in: db)
+        try Self.modify(
+            Self.batch([
+                Self.operation(
+                    "forceUpdate", #"{"recordType": "Lists", "recordName": "L1", "recordChangeTag": "stale", "fields": {"name": {"value": "Food"}}}"#),
+                Self.operation("forceUpdate", #"{"recordType": "Lists", "recordName": "L9", "fields": {"name": {"value": "New"}}}"#),
+            ]), in: db)
         #expect(try db.fetch(recordNames: ["L1", "L9"]).map { $0["name"] } == [.string("Food"), .string("New")])
     }
 
     @Test func replaceRemovesTheFieldsLeftOut() throws {
         let (db, _) = try Self.seeded()
         let item = try db.fetch(recordName: "I1")!
-        try Self.modify(Self.batch([
-            Self.operation("replace", #"{"recordType": "Items", "recordName": "I1", "recordChangeTag": "\#(item.changeTag!)", "fields": {"name": {"value": "Oat milk"}}}"#),
-        ]), in: db)
+        try Self.modify(
+            Self.batch([
+                Self.operation(
+                    "replace",
+                    #"{"recordType": "Items", "recordName": "I1", "recordChangeTag": "\#(item.changeTag!)", "fields": {"name": {"value": "Oat milk"}}}"#)
+            ]), in: db)
         let stored = try db.fetch(recordName: "I1")!
         #expect(stored.fields == ["name": .string("Oat milk")])
-        Self.expectFailure(.conflict, Self.batch([Self.operation("replace", #"{"recordType": "Items", "recordName": "I1", "recordChangeTag": "\#(item.changeTag!)"}"#)]), in: db)
+        Self.expectFailure(
+            .conflict, Self.batch([Self.operation("replace", #"{"recordType": "Items", "recordName": "I1", "recordChangeTag": "\#(item.changeTag!)"}"#)]),
+            in: db)
         Self.expectFailure(.notFound, Self.batch([Self.operation("replace", #"{"recordType": "Items", "recordName": "I9", "recordChangeTag": "x"}"#)]), in: db)
     }
 
     @Test func forceReplaceIgnoresTheTagAndCreatesAMissingRecord() throws {
         let (db, _) = try Self.seeded()
-        try Self.modify(Self.batch([
-            Self.operation("forceReplace", #"{"recordType": "Lists", "recordName": "L1", "recordChangeTag": "stale", "fields": {"name": {"value": "Food"}}}"#),
-            Self.operation("forceReplace", #"{"recordType": "Lists", "recordName": "L9", "fields": {}}"#),
-        ]), in: db)
+        try Self.modify(
+            Self.batch([
+                Self.operation(
+                    "forceReplace", #"{"recordType": "Lists", "recordName": "L1", "recordChangeTag": "stale", "fields": {"name": {"value": "Food"}}}"#),
+                Self.operation("forceReplace", #"{"recordType": "Lists", "recordName": "L9", "fields": {}}"#),
+            ]), in: db)
         #expect(try db.fetch(recordName: "L1")?["name"] == .string("Food"))
         #expect(try db.fetch(recordName: "L9") != nil)
     }
@@ -132,21 +146,26 @@ import TestSupport
 
     @Test func anAtomicBatchWithAFailureChangesNothing() throws {
         let (db, _) = try Self.seeded()
-        Self.expectFailure(.validatingReferenceError, Self.batch([
-            Self.operation("create", #"{"recordType": "Lists", "recordName": "L2", "fields": {"name": {"value": "Hardware"}}}"#),
-            Self.operation("create", #"{"recordType": "Items", "recordName": "I2", "fields": {"list": {"value": {"recordName": "ghost", "action": "DELETE_SELF"}}}}"#),
-        ]), in: db)
+        Self.expectFailure(
+            .validatingReferenceError,
+            Self.batch([
+                Self.operation("create", #"{"recordType": "Lists", "recordName": "L2", "fields": {"name": {"value": "Hardware"}}}"#),
+                Self.operation(
+                    "create", #"{"recordType": "Items", "recordName": "I2", "fields": {"list": {"value": {"recordName": "ghost", "action": "DELETE_SELF"}}}}"#),
+            ]), in: db)
         #expect(try db.fetch(recordName: "L2") == nil)
     }
 
     @Test func aNonAtomicBatchReportsEachFailureInItsPlace() throws {
         let (db, _) = try Self.seeded()
-        let results = try Self.modify(Self.batch([
-            Self.operation("create", #"{"recordType": "Lists", "recordName": "L2", "fields": {"name": {"value": "Hardware"}}}"#),
-            Self.operation("create", #"{"recordType": "Lists", "recordName": "L1"}"#),
-            Self.operation("update", #"{"recordName": "I1", "recordChangeTag": "stale", "fields": {"name": {"value": "x"}}}"#),
-            Self.operation("forceUpdate", #"{"recordType": "Lists", "recordName": "L3", "fields": {"name": {"value": "Garden"}}}"#),
-        ], atomic: false), in: db)
+        let results = try Self.modify(
+            Self.batch(
+                [
+                    Self.operation("create", #"{"recordType": "Lists", "recordName": "L2", "fields": {"name": {"value": "Hardware"}}}"#),
+                    Self.operation("create", #"{"recordType": "Lists", "recordName": "L1"}"#),
+                    Self.operation("update", #"{"recordName": "I1", "recordChangeTag": "stale", "fields": {"name": {"value": "x"}}}"#),
+                    Self.operation("forceUpdate", #"{"recordType": "Lists", "recordName": "L3", "fields": {"name": {"value": "Garden"}}}"#),
+                ], atomic: false), in: db)
         #expect(results.map { $0["serverErrorCode"] } == [nil, .string("EXISTS"), .string("CONFLICT"), nil])
         #expect(results[1]["recordName"] == .string("L1"))
         #expect(results[1]["recordType"] == .string("Lists"))
@@ -160,7 +179,10 @@ import TestSupport
         (#"{"operations": [{"operationType": "upsert", "record": {"recordName": "x"}}]}"#, "not an operation type"),
         (#"{"operations": [{"operationType": "create", "record": {"recordName": "x"}}]}"#, "recordType"),
         (#"{"operations": [{"operationType": "forceDelete", "record": {}}]}"#, "recordName"),
-        (#"{"operations": [{"operationType": "create", "record": {"recordType": "Lists", "recordName": "a"}}, {"operationType": "forceDelete", "record": {"recordName": "a"}}]}"#, "one operation per record"),
+        (
+            #"{"operations": [{"operationType": "create", "record": {"recordType": "Lists", "recordName": "a"}}, {"operationType": "forceDelete", "record": {"recordName": "a"}}]}"#,
+            "one operation per record"
+        ),
         (#"{"operations": [{"operationType": "create", "record": {"recordType": "Lists", "fields": {"nope": {"value": 1}}}}]}"#, "no field \"nope\""),
         (#"{"operations": [{"operationType": "create", "record": {"recordType": "Lists", "fields": {"name": {"value": 1}}}}]}"#, "Lists.name is STRING"),
         (#"{"atomic": "yes", "operations": []}"#, "atomic"),
@@ -177,15 +199,24 @@ import TestSupport
     }
 
     @Test func newTypesAndFieldsAreTypedFromTheirValues() throws {
-        let request = try CloudKitModifyRequest(try JSONValue.parse(Data(Self.batch([
-            Self.operation("create", #"{"recordType": "Stores", "recordName": "S1", "fields": {"name": {"value": "Corner"}, "where": {"value": {"latitude": 1, "longitude": 2}}}}"#),
-            Self.operation("forceUpdate", #"{"recordType": "Items", "recordName": "I1", "fields": {"number": {"value": 3}, "name": {"value": "Milk"}}}"#),
-            Self.operation("update", #"{"recordName": "L1", "recordChangeTag": "t", "fields": {"due": {"value": 1700000000000, "type": "TIMESTAMP"}}}"#),
-        ]).utf8)))
+        let request = try CloudKitModifyRequest(
+            try JSONValue.parse(
+                Data(
+                    Self.batch([
+                        Self.operation(
+                            "create",
+                            #"{"recordType": "Stores", "recordName": "S1", "fields": {"name": {"value": "Corner"}, "where": {"value": {"latitude": 1, "longitude": 2}}}}"#
+                        ),
+                        Self.operation(
+                            "forceUpdate", #"{"recordType": "Items", "recordName": "I1", "fields": {"number": {"value": 3}, "name": {"value": "Milk"}}}"#),
+                        Self.operation(
+                            "update", #"{"recordName": "L1", "recordChangeTag": "t", "fields": {"due": {"value": 1700000000000, "type": "TIMESTAMP"}}}"#),
+                    ]).utf8)))
         let additions = try CloudKitSchemaGrowth.additions(for: request.operations, storedTypes: ["L1": "Lists"], schema: try Schema.shopping)
-        #expect(additions.map(\.description) == [
-            "add record type Stores", "add field Items.number INT64", "add field Lists.due TIMESTAMP",
-        ])
+        #expect(
+            additions.map(\.description) == [
+                "add record type Stores", "add field Items.number INT64", "add field Lists.due TIMESTAMP",
+            ])
         guard case .addRecordType(let stores) = additions[0] else { Issue.record("no type"); return }
         #expect(stores.fields.map(\.type) == [.string, .location])
         #expect(CloudKitSchemaGrowth.refusal(additions)?.reason.contains("production has no record type Stores") == true)

@@ -1,20 +1,23 @@
 import Foundation
-import Testing
 import RecordKit
+import Testing
+
 @testable import RecordService
 
 /// `filterBy` and `sortBy` as data: (filter dictionaries, expected recordNames), run through the
 /// engine on a small People table.
 @Suite struct CloudKitQueryTests {
-    static let people = RecordType("People", fields: [
-        FieldDefinition("name", .string, flags: [.queryable, .sortable, .searchable]),
-        FieldDefinition("age", .int64, flags: [.queryable, .sortable]),
-        FieldDefinition("born", .timestamp, flags: .queryable),
-        FieldDefinition("tags", .list(.string), flags: .queryable),
-        FieldDefinition("friends", .list(.reference)),
-        FieldDefinition("home", .location),
-        FieldDefinition("bio", .string, flags: .searchable),
-    ])
+    static let people = RecordType(
+        "People",
+        fields: [
+            FieldDefinition("name", .string, flags: [.queryable, .sortable, .searchable]),
+            FieldDefinition("age", .int64, flags: [.queryable, .sortable]),
+            FieldDefinition("born", .timestamp, flags: .queryable),
+            FieldDefinition("tags", .list(.string), flags: .queryable),
+            FieldDefinition("friends", .list(.reference)),
+            FieldDefinition("home", .location),
+            FieldDefinition("bio", .string, flags: .searchable),
+        ])
 
     static func database() throws -> RecordDatabase {
         let db = try RecordDatabase.inMemory(bootstrap: Schema(recordTypes: [people]))
@@ -67,12 +70,18 @@ import RecordKit
         (#"[{"comparator": "LIST_MEMBER_BEGINS_WITH", "fieldName": "tags", "fieldValue": {"value": "st"}}]"#, ["p1", "p2"]),
         (#"[{"comparator": "NOT_LIST_MEMBER_BEGINS_WITH", "fieldName": "tags", "fieldValue": {"value": "st"}}]"#, ["p3", "p4"]),
         (#"[{"comparator": "LIST_CONTAINS", "fieldName": "friends", "fieldValue": {"value": {"recordName": "p3"}}}]"#, ["p2"]),
-        (#"[{"comparator": "NEAR", "fieldName": "home", "fieldValue": {"value": {"latitude": 48.8566, "longitude": 2.3522}}, "distance": 5000}]"#, ["p1", "p2"]),
+        (
+            #"[{"comparator": "NEAR", "fieldName": "home", "fieldValue": {"value": {"latitude": 48.8566, "longitude": 2.3522}}, "distance": 5000}]"#,
+            ["p1", "p2"]
+        ),
         (#"[{"comparator": "CONTAINS_ALL_TOKENS", "fieldName": "allTokens", "fieldValue": {"value": "fresh bread"}}]"#, ["p1"]),
         (#"[{"comparator": "CONTAINS_ANY_TOKENS", "fieldName": "allTokens", "fieldValue": {"value": "fresh coffee"}}]"#, ["p1", "p4"]),
         (#"[{"comparator": "CONTAINS_ALL_TOKENS", "fieldName": "bio", "fieldValue": {"value": "bread"}}]"#, ["p1", "p3"]),
         (#"[{"comparator": "EQUALS", "fieldName": "___recordID", "fieldValue": {"value": {"recordName": "p3"}}}]"#, ["p3"]),
-        (#"[{"comparator": "GREATER_THAN", "fieldName": "age", "fieldValue": {"value": 20}}, {"comparator": "LIST_CONTAINS", "fieldName": "tags", "fieldValue": {"value": "staff"}}]"#, ["p1", "p2"]),
+        (
+            #"[{"comparator": "GREATER_THAN", "fieldName": "age", "fieldValue": {"value": 20}}, {"comparator": "LIST_CONTAINS", "fieldName": "tags", "fieldValue": {"value": "staff"}}]"#,
+            ["p1", "p2"]
+        ),
     ]
 
     @Test func everyComparatorSelectsTheExpectedRecords() throws {
@@ -99,7 +108,8 @@ import RecordKit
         var seen: [String] = []
         var marker: String?
         repeat {
-            let body = #"{"query": {"recordType": "People", "sortBy": [{"fieldName": "name"}]}, "resultsLimit": 3"#
+            let body =
+                #"{"query": {"recordType": "People", "sortBy": [{"fieldName": "name"}]}, "resultsLimit": 3"#
                 + (marker.map { #", "continuationMarker": \#(JSONText.string($0))"# } ?? "") + "}"
             let request = try CloudKitQueryRequest(try JSONValue.parse(Data(body.utf8)), schema: try db.schema)
             let page = try db.page(request.query, after: request.continuationMarker)
@@ -113,10 +123,22 @@ import RecordKit
         (#"{"query": {}}"#, "recordType"),
         (#"{"query": {"recordType": "Nope"}}"#, "no record type \"Nope\""),
         (#"{"query": {"recordType": "People", "filterBy": [{"comparator": "LIKE", "fieldName": "name", "fieldValue": {"value": "a"}}]}}"#, "not a comparator"),
-        (#"{"query": {"recordType": "People", "filterBy": [{"comparator": "EQUALS", "fieldName": "nope", "fieldValue": {"value": "a"}}]}}"#, "no field \"nope\""),
-        (#"{"query": {"recordType": "People", "filterBy": [{"comparator": "EQUALS", "fieldName": "age", "fieldValue": {"value": "old"}}]}}"#, "query.filterBy[0].fieldValue is INT64"),
-        (#"{"query": {"recordType": "People", "filterBy": [{"comparator": "LIST_CONTAINS", "fieldName": "age", "fieldValue": {"value": 1}}]}}"#, "applies to LIST fields"),
-        (#"{"query": {"recordType": "People", "filterBy": [{"comparator": "NEAR", "fieldName": "home", "fieldValue": {"value": {"latitude": 1, "longitude": 1}}}]}}"#, "distance"),
+        (
+            #"{"query": {"recordType": "People", "filterBy": [{"comparator": "EQUALS", "fieldName": "nope", "fieldValue": {"value": "a"}}]}}"#,
+            "no field \"nope\""
+        ),
+        (
+            #"{"query": {"recordType": "People", "filterBy": [{"comparator": "EQUALS", "fieldName": "age", "fieldValue": {"value": "old"}}]}}"#,
+            "query.filterBy[0].fieldValue is INT64"
+        ),
+        (
+            #"{"query": {"recordType": "People", "filterBy": [{"comparator": "LIST_CONTAINS", "fieldName": "age", "fieldValue": {"value": 1}}]}}"#,
+            "applies to LIST fields"
+        ),
+        (
+            #"{"query": {"recordType": "People", "filterBy": [{"comparator": "NEAR", "fieldName": "home", "fieldValue": {"value": {"latitude": 1, "longitude": 1}}}]}}"#,
+            "distance"
+        ),
         (#"{"query": {"recordType": "People", "sortBy": [{"fieldName": "home"}]}}"#, "no order"),
         (#"{"query": {"recordType": "People", "sortBy": [{"fieldName": "home", "relativeLocation": {"latitude": 1, "longitude": 1}}]}}"#, "relativeLocation"),
         (#"{"query": {"recordType": "People"}, "resultsLimit": 0}"#, "resultsLimit"),

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import RecordKit
+import Testing
+
 @testable import RecordService
 
 @Suite struct CloudKitRecordTests {
@@ -9,10 +10,11 @@ import RecordKit
         let saved = try db.create(Record("Lists", recordName: "L1", fields: ["name": .string("Groceries")]))
         let json = CloudKitRecord.encode(saved, type: try db.schema.recordType(named: "Lists"), assetURL: { _ in "" })
         let created = Timestamp.milliseconds(saved.createdAt!)
-        #expect(json.serialized == """
-            {"created":{"timestamp":\(created)},"deleted":false,"fields":{"name":{"type":"STRING","value":"Groceries"}},\
-            "modified":{"timestamp":\(created)},"recordChangeTag":"\(saved.changeTag!)","recordName":"L1","recordType":"Lists"}
-            """)
+        #expect(
+            json.serialized == """
+                {"created":{"timestamp":\(created)},"deleted":false,"fields":{"name":{"type":"STRING","value":"Groceries"}},\
+                "modified":{"timestamp":\(created)},"recordChangeTag":"\(saved.changeTag!)","recordName":"L1","recordType":"Lists"}
+                """)
         #expect(!json.serialized.contains("null"))
     }
 

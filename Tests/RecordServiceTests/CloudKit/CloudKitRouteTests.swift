@@ -1,8 +1,9 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import HTTPTypes
 import Testing
+
 @testable import RecordService
 
 /// The CloudKit endpoints in process, over a temporary data folder: every endpoint, every
@@ -29,7 +30,9 @@ import Testing
         create("Items", "I2", #"{"name": {"value": "Apples"}, "list": {"value": {"recordName": "L1", "action": "DELETE_SELF"}}}"#)
     )
 
-    static func expectError(_ response: TestResponse, _ status: HTTPResponse.Status, _ code: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+    static func expectError(
+        _ response: TestResponse, _ status: HTTPResponse.Status, _ code: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws {
         #expect(response.status == status, "\(response.text)", sourceLocation: sourceLocation)
         #expect(response.headers[.contentType] == "application/json", sourceLocation: sourceLocation)
         let body = try json(response)
@@ -42,7 +45,8 @@ import Testing
         let token = fixture.adminToken
         try await fixture.test { client in
             #expect(try await client.send(.post, Self.database + "records/modify", token: token, json: Self.seed).status == .ok)
-            let query = #"{"query": {"recordType": "Items", "filterBy": [{"comparator": "EQUALS", "fieldName": "list", "fieldValue": {"value": {"recordName": "L1"}}}], "sortBy": [{"fieldName": "name"}]}, "resultsLimit": 1"#
+            let query =
+                #"{"query": {"recordType": "Items", "filterBy": [{"comparator": "EQUALS", "fieldName": "list", "fieldValue": {"value": {"recordName": "L1"}}}], "sortBy": [{"fieldName": "name"}]}, "resultsLimit": 1"#
             let first = try await client.send(.post, Self.database + "records/query", token: token, json: query + "}")
             #expect(first.status == .ok)
             #expect(first.headers[.contentType] == "application/json")
@@ -53,7 +57,8 @@ import Testing
             }
             #expect(records.map { $0["fields"]?["name"]?["value"] } == [.string("Apples")])
             #expect(!first.text.contains("null"))
-            let second = try Self.json(try await client.send(.post, Self.database + "records/query", token: token, json: query + #", "continuationMarker": "\#(marker)"}"#))
+            let second = try Self.json(
+                try await client.send(.post, Self.database + "records/query", token: token, json: query + #", "continuationMarker": "\#(marker)"}"#))
             #expect(second["records"]?.serialized.contains("Milk") == true)
             #expect(second["continuationMarker"] == nil)
         }
@@ -68,22 +73,41 @@ import Testing
             func modify(_ operation: String) async throws -> TestResponse {
                 try await client.send(.post, Self.database + "records/modify", token: token, json: Self.modify(operation))
             }
-            let updated = try await modify(#"{"operationType": "update", "record": {"recordName": "L1", "recordChangeTag": "\#(tag)", "fields": {"name": {"value": "Food"}}}}"#)
+            let updated = try await modify(
+                #"{"operationType": "update", "record": {"recordName": "L1", "recordChangeTag": "\#(tag)", "fields": {"name": {"value": "Food"}}}}"#)
             #expect(updated.status == .ok)
-            try Self.expectError(try await modify(#"{"operationType": "update", "record": {"recordName": "L1", "recordChangeTag": "\#(tag)", "fields": {"name": {"value": "Lost"}}}}"#), .conflict, "CONFLICT")
-            #expect(try await modify(#"{"operationType": "forceUpdate", "record": {"recordType": "Lists", "recordName": "L2", "fields": {"name": {"value": "New"}}}}"#).status == .ok)
-            try Self.expectError(try await modify(#"{"operationType": "replace", "record": {"recordType": "Lists", "recordName": "L2", "recordChangeTag": "stale", "fields": {"name": {"value": "R"}}}}"#), .conflict, "CONFLICT")
-            #expect(try await modify(#"{"operationType": "forceReplace", "record": {"recordType": "Lists", "recordName": "L2", "fields": {"name": {"value": "Replaced"}}}}"#).status == .ok)
-            try Self.expectError(try await modify(#"{"operationType": "delete", "record": {"recordName": "L1", "recordChangeTag": "\#(tag)"}}"#), .conflict, "CONFLICT")
+            try Self.expectError(
+                try await modify(
+                    #"{"operationType": "update", "record": {"recordName": "L1", "recordChangeTag": "\#(tag)", "fields": {"name": {"value": "Lost"}}}}"#),
+                .conflict, "CONFLICT")
+            #expect(
+                try await modify(
+                    #"{"operationType": "forceUpdate", "record": {"recordType": "Lists", "recordName": "L2", "fields": {"name": {"value": "New"}}}}"#
+                ).status == .ok)
+            try Self.expectError(
+                try await modify(
+                    #"{"operationType": "replace", "record": {"recordType": "Lists", "recordName": "L2", "recordChangeTag": "stale", "fields": {"name": {"value": "R"}}}}"#
+                ), .conflict, "CONFLICT")
+            #expect(
+                try await modify(
+                    #"{"operationType": "forceReplace", "record": {"recordType": "Lists", "recordName": "L2", "fields": {"name": {"value": "Replaced"}}}}"#
+                ).status == .ok)
+            try Self.expectError(
+                try await modify(#"{"operationType": "delete", "record": {"recordName": "L1", "recordChangeTag": "\#(tag)"}}"#), .conflict, "CONFLICT")
             let deleted = try await modify(#"{"operationType": "forceDelete", "record": {"recordName": "L1"}}"#)
             #expect(deleted.text == #"{"records":[{"deleted":true,"recordName":"L1","recordType":"Lists"}]}"#)
             try Self.expectError(try await modify(#"{"operationType": "delete", "record": {"recordName": "I1"}}"#), .notFound, "NOT_FOUND")
             try Self.expectError(try await modify(Self.create("Lists", "L2", #"{"name": {"value": "Dup"}}"#)), .conflict, "EXISTS")
-            try Self.expectError(try await modify(Self.create("Items", "I9", #"{"name": {"value": "Ghost"}, "list": {"value": {"recordName": "ghost", "action": "DELETE_SELF"}}}"#)), .preconditionFailed, "VALIDATING_REFERENCE_ERROR")
+            try Self.expectError(
+                try await modify(
+                    Self.create("Items", "I9", #"{"name": {"value": "Ghost"}, "list": {"value": {"recordName": "ghost", "action": "DELETE_SELF"}}}"#)),
+                .preconditionFailed, "VALIDATING_REFERENCE_ERROR")
             try Self.expectError(try await modify(Self.create("Lists", "L3", #"{"name": {"value": 3}}"#)), .badRequest, "BAD_REQUEST")
-            let partial = try await client.send(.post, Self.database + "records/modify", token: token, json: Self.modify(
-                Self.create("Lists", "L4", #"{"name": {"value": "Kept"}}"#), Self.create("Lists", "L2", #"{"name": {"value": "Dup"}}"#), atomic: false
-            ))
+            let partial = try await client.send(
+                .post, Self.database + "records/modify", token: token,
+                json: Self.modify(
+                    Self.create("Lists", "L4", #"{"name": {"value": "Kept"}}"#), Self.create("Lists", "L2", #"{"name": {"value": "Dup"}}"#), atomic: false
+                ))
             #expect(partial.status == .ok)
             #expect(try Self.json(partial)["records"]?.arrayValue?[1].serialized.contains(#""serverErrorCode":"EXISTS""#) == true)
         }
@@ -94,12 +118,16 @@ import Testing
         let token = fixture.adminToken
         try await fixture.test { client in
             let body = Self.modify(Self.create("Lists", "L1", #"{"name": {"value": "Once"}}"#))
-            let first = try await client.send(.post, Self.database + "records/modify", token: token, headers: [HTTPField.Name("Idempotency-Key")!: "k1"], json: body)
-            let again = try await client.send(.post, Self.database + "records/modify", token: token, headers: [HTTPField.Name("Idempotency-Key")!: "k1"], json: body)
+            let first = try await client.send(
+                .post, Self.database + "records/modify", token: token, headers: [HTTPField.Name("Idempotency-Key")!: "k1"], json: body)
+            let again = try await client.send(
+                .post, Self.database + "records/modify", token: token, headers: [HTTPField.Name("Idempotency-Key")!: "k1"], json: body)
             #expect(first.status == .ok && again.status == .ok)
             #expect(again.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
             #expect(again.text == first.text)
-            let other = try await client.send(.post, Self.database + "records/modify", token: token, headers: [HTTPField.Name("Idempotency-Key")!: "k1"], json: Self.modify(Self.create("Lists", "L2", #"{"name": {"value": "Other"}}"#)))
+            let other = try await client.send(
+                .post, Self.database + "records/modify", token: token, headers: [HTTPField.Name("Idempotency-Key")!: "k1"],
+                json: Self.modify(Self.create("Lists", "L2", #"{"name": {"value": "Other"}}"#)))
             try Self.expectError(other, .conflict, "CONFLICT")
         }
     }
@@ -109,15 +137,22 @@ import Testing
         let token = fixture.adminToken
         try await fixture.test { client in
             _ = try await client.send(.post, Self.database + "records/modify", token: token, json: Self.seed)
-            let lookup = try await client.send(.post, Self.database + "records/lookup", token: token, json: #"{"records": [{"recordName": "I1"}, {"recordName": "nope"}], "desiredKeys": ["name"]}"#)
+            let lookup = try await client.send(
+                .post, Self.database + "records/lookup", token: token,
+                json: #"{"records": [{"recordName": "I1"}, {"recordName": "nope"}], "desiredKeys": ["name"]}"#)
             let records = try Self.json(lookup)["records"]?.arrayValue ?? []
             #expect(records.first?["fields"]?.serialized == #"{"name":{"type":"STRING","value":"Milk"}}"#)
             #expect(records.last?["serverErrorCode"] == .string("NOT_FOUND"))
             let zones = try await client.send(.get, Self.database + "zones/list", token: token)
             #expect(try Self.json(zones)["zones"]?.arrayValue?.first?["zoneID"]?["zoneName"] == .string("_defaultZone"))
-            let looked = try Self.json(try await client.send(.post, Self.database + "zones/lookup", token: token, json: #"{"zones": [{"zoneName": "_defaultZone"}, {"zoneName": "Photos"}]}"#))
+            let looked = try Self.json(
+                try await client.send(
+                    .post, Self.database + "zones/lookup", token: token, json: #"{"zones": [{"zoneName": "_defaultZone"}, {"zoneName": "Photos"}]}"#))
             #expect(looked["zones"]?.arrayValue?.map { $0["serverErrorCode"] } == [nil, .string("ZONE_NOT_FOUND")])
-            try Self.expectError(try await client.send(.post, Self.database + "records/query", token: token, json: #"{"zoneID": {"zoneName": "Photos"}, "query": {"recordType": "Items"}}"#), .notFound, "ZONE_NOT_FOUND")
+            try Self.expectError(
+                try await client.send(
+                    .post, Self.database + "records/query", token: token, json: #"{"zoneID": {"zoneName": "Photos"}, "query": {"recordType": "Items"}}"#),
+                .notFound, "ZONE_NOT_FOUND")
             let user = try Self.json(try await client.send(.get, Self.database + "users/current", token: token))
             guard case .string(let name)? = user["userRecordName"] else { Issue.record("no user"); return }
             #expect(name.hasPrefix("_") && name.count == 33)
@@ -128,18 +163,28 @@ import Testing
         let fixture = try ServiceFixture()
         let token = fixture.adminToken
         try await fixture.test { client in
-            let tokens = try Self.json(try await client.send(.post, Self.database + "assets/upload", token: token, json: #"{"tokens": [{"recordType": "Photos", "fieldName": "image", "recordName": "P1"}]}"#))
-            guard case .string(let url)? = tokens["tokens"]?.arrayValue?.first?["url"], let path = url.firstRange(of: "/database/").map({ String(url[$0.lowerBound...]) }) else {
+            let tokens = try Self.json(
+                try await client.send(
+                    .post, Self.database + "assets/upload", token: token,
+                    json: #"{"tokens": [{"recordType": "Photos", "fieldName": "image", "recordName": "P1"}]}"#))
+            guard case .string(let url)? = tokens["tokens"]?.arrayValue?.first?["url"],
+                let path = url.firstRange(of: "/database/").map({ String(url[$0.lowerBound...]) })
+            else {
                 Issue.record("no url: \(tokens.serialized)")
                 return
             }
-            let uploaded = try await client.execute(uri: path, method: .post, headers: [.authorization: "Bearer " + token], body: ByteBuffer(string: "picture bytes"))
+            let uploaded = try await client.execute(
+                uri: path, method: .post, headers: [.authorization: "Bearer " + token], body: ByteBuffer(string: "picture bytes"))
             guard let single = try Self.json(uploaded)["singleFile"] else { Issue.record("no receipt: \(uploaded.text)"); return }
-            let saved = try await client.send(.post, Self.database + "records/modify", token: token, json: Self.modify(Self.create("Photos", "P1", #"{"image": {"value": \#(single.serialized)}}"#)))
+            let saved = try await client.send(
+                .post, Self.database + "records/modify", token: token,
+                json: Self.modify(Self.create("Photos", "P1", #"{"image": {"value": \#(single.serialized)}}"#)))
             #expect(saved.status == .ok, "\(saved.text)")
             let image = try Self.json(saved)["records"]?.arrayValue?.first?["fields"]?["image"]
             #expect(image?["type"] == .string("ASSETID"))
-            guard case .string(let download)? = image?["value"]?["downloadURL"], let downloadPath = download.firstRange(of: "/database/").map({ String(download[$0.lowerBound...]) }) else {
+            guard case .string(let download)? = image?["value"]?["downloadURL"],
+                let downloadPath = download.firstRange(of: "/database/").map({ String(download[$0.lowerBound...]) })
+            else {
                 Issue.record("no download URL")
                 return
             }
@@ -169,7 +214,8 @@ import Testing
             try Self.expectError(try await client.send(.post, Self.database + "records/query", token: nil, json: query), .unauthorized, "AUTHENTICATION_FAILED")
             #expect(try await client.send(.post, Self.database + "records/query", token: api, json: query).status == .ok)
             try Self.expectError(try await client.send(.post, Self.database + "records/modify", token: api, json: Self.seed), .forbidden, "ACCESS_DENIED")
-            try Self.expectError(try await client.send(.post, "/database/1/iCloud.other/development/public/records/query", token: api, json: query), .notFound, "NOT_FOUND")
+            try Self.expectError(
+                try await client.send(.post, "/database/1/iCloud.other/development/public/records/query", token: api, json: query), .notFound, "NOT_FOUND")
             try Self.expectError(try await client.send(.post, Self.database + "records/query", token: api, json: "{not json"), .badRequest, "BAD_REQUEST")
         }
     }

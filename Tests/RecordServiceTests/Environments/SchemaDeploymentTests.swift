@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import RecordKit
+import Testing
+
 @testable import RecordService
 
 @Suite struct SchemaDeploymentTests {

@@ -75,7 +75,8 @@ struct ConcurrentWriterTests {
                 let items = (1...batchItems).map { index in
                     #"i\#(index): createItems(fields: {name: "b\#(index)", list: {recordName: "\#(list)", action: DELETE_SELF}}) { recordName }"#
                 }
-                lines.append(#"mutation { list: createLists(recordName: "\#(list)", fields: {name: "\#(list)"}) { recordName } \#(items.joined(separator: " ")) }"#)
+                lines.append(
+                    #"mutation { list: createLists(recordName: "\#(list)", fields: {name: "\#(list)"}) { recordName } \#(items.joined(separator: " ")) }"#)
             }
         }
         return lines
@@ -85,7 +86,7 @@ struct ConcurrentWriterTests {
     /// writer's list whose items are not the first n it added (a gap means a torn snapshot).
     static func inconsistencies(inResponse json: String) -> [String] {
         guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
-              let data = object["data"] as? [String: Any], let lists = data["Lists"] as? [[String: Any]]
+            let data = object["data"] as? [String: Any], let lists = data["Lists"] as? [[String: Any]]
         else { return ["not a data response: \(json.prefix(200))"] }
         var problems: [String] = []
         for list in lists {

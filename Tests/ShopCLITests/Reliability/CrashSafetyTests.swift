@@ -1,6 +1,6 @@
-import TestSupport
 import Foundation
 import RecordKit
+import TestSupport
 import Testing
 
 /// `shop` killed with SIGKILL at random moments — starting up, in the middle of a batch, while
@@ -49,7 +49,9 @@ struct CrashSafetyTests {
                 committed += batches.firstIndex(of: present).map { $0 + 1 } ?? 0
             }
         }
-        print("crash safety (batches): \(Self.kills) kills, \(killedWhileRunning) while shop was running; \(committed) batches of \(Self.batchSize) items committed")
+        print(
+            "crash safety (batches): \(Self.kills) kills, \(killedWhileRunning) while shop was running; \(committed) batches of \(Self.batchSize) items committed"
+        )
     }
 
     /// The batch whose list is in the database, if any, after checking it is whole: at most one

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+
 @testable import RecordKit
 
 /// What must hold of a database file whatever happened to the processes that wrote it: it
@@ -41,7 +42,9 @@ enum DatabaseAudit {
                 continue
             }
             if change.kind != .saved || change.changeTag != record.changeTag || change.recordType != record.recordType {
-                problems.append("\(record.recordType) '\(record.recordName)' has tag \(record.changeTag ?? "nil"); its last logged change is \(change.kind) \(change.changeTag ?? "")")
+                problems.append(
+                    "\(record.recordType) '\(record.recordName)' has tag \(record.changeTag ?? "nil"); its last logged change is \(change.kind) \(change.changeTag ?? "")"
+                )
             }
         }
         for change in lastChange.values where stored[change.recordName] == nil && change.kind != .deleted {

@@ -2,6 +2,7 @@ import Foundation
 import RecordKit
 import RecordQL
 import Testing
+
 @testable import ShopCLI
 
 /// Every input kept from fuzzing goes through its parser again and must keep the properties
@@ -14,7 +15,9 @@ struct FuzzRegressionTests {
     struct KeptInput: CustomTestStringConvertible, Sendable {
         var path: String
         var testDescription: String { String(path.dropFirst(ShopBinary.packageRoot.path.count + 1)) }
-        var text: String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self) }
+        var text: String {
+            (try? String(contentsOfFile: path, encoding: .utf8)) ?? String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+        }
     }
 
     /// The kept inputs of harness `target`, seeds and regressions.
@@ -59,7 +62,9 @@ struct FuzzRegressionTests {
             guard let words = try? LineTokenizer.words(String(line)) else { continue }
             #expect(LineTokenizer.scan(String(line)).words.map(\.text) == words)
             for word in words {
-                #expect(try LineTokenizer.words(LineTokenizer.quote(word)) == [word], "\(word.debugDescription) quoted as \(LineTokenizer.quote(word).debugDescription)")
+                #expect(
+                    try LineTokenizer.words(LineTokenizer.quote(word)) == [word],
+                    "\(word.debugDescription) quoted as \(LineTokenizer.quote(word).debugDescription)")
             }
         }
         _ = try? assembler.finish()

@@ -4,6 +4,7 @@ import RecordKit
 import RecordQL
 import TestSupport
 import Testing
+
 @testable import ShopCLI
 
 /// Hostile strings as field values, recordNames, predicates and identifiers, through the engine,
@@ -116,7 +117,8 @@ struct HostileInputTests {
             let response = await ql.execute(document, variables: variables)
             if engine.stored && document.utf8.count <= 1 << 20 {
                 #expect(response.isSuccess, "\(response.json.prefix(300))")
-                let found = await ql.execute(#"query($v: String) { Lists(where: {name: {eq: $v}}, sort: [{name: ASC}]) { recordName name } }"#, variables: ["v": .string(text)])
+                let found = await ql.execute(
+                    #"query($v: String) { Lists(where: {name: {eq: $v}}, sort: [{name: ASC}]) { recordName name } }"#, variables: ["v": .string(text)])
                 let names = try Self.names(in: found.json)
                 #expect(names.contains { $0.recordName == recordName && $0.name.utf8.elementsEqual(text.utf8) }, "\(found.json.prefix(300))")
             } else {
@@ -131,10 +133,13 @@ struct HostileInputTests {
         let run = await shop(["--db", repl.database, "-e", "list add " + (text.hasPrefix("-") ? "-- " : "") + LineTokenizer.quote(text)])
         if run.status == 0 {
             let lists = try RecordDatabase(path: repl.database).records(matching: Query("Lists"))
-            #expect(lists.count == 1 && lists[0]["name"]?.stringValue?.utf8.elementsEqual(text.utf8) == true, "the REPL stored something else than \(hostile.testDescription)")
+            #expect(
+                lists.count == 1 && lists[0]["name"]?.stringValue?.utf8.elementsEqual(text.utf8) == true,
+                "the REPL stored something else than \(hostile.testDescription)")
         } else {
             #expect(run.errors.hasPrefix("error: ") && !run.errors.contains("internalError"), "\(run.errors.prefix(300))")
-            #expect(!engine.stored || hostile.breaksLines || text.trimmingWhitespace.isEmpty, "the REPL refused what the engine stores: \(run.errors.prefix(300))")
+            #expect(
+                !engine.stored || hostile.breaksLines || text.trimmingWhitespace.isEmpty, "the REPL refused what the engine stores: \(run.errors.prefix(300))")
         }
         #expect(try database.schema.ckdb == schema)
         #expect(try DatabaseAudit.problems(at: sandbox.database).isEmpty)
@@ -155,7 +160,8 @@ struct HostileInputTests {
             #expect(engine.code == .invalidArguments, "\(engine)")
         }
         let ql = RecordQLEngine(database: database)
-        let response = await ql.execute(#"mutation($n: ID) { createLists(recordName: $n, fields: {name: "x"}) { recordName } }"#, variables: ["n": .string(text)])
+        let response = await ql.execute(
+            #"mutation($n: ID) { createLists(recordName: $n, fields: {name: "x"}) { recordName } }"#, variables: ["n": .string(text)])
         if engine.stored {
             #expect(response.isSuccess, "\(response.json.prefix(300))")
             #expect(try database.fetch(recordName: text) != nil)

@@ -1,7 +1,8 @@
-import TestSupport
 import Foundation
 import GRDB
+import TestSupport
 import Testing
+
 @testable import RecordKit
 @testable import ShopCLI
 
@@ -24,7 +25,8 @@ struct ResourceFailureTests {
     }
 
     static let scenarios: [Scenario] = [
-        Scenario(testDescription: "a folder that does not exist", code: .invalidArguments, says: ["its folder does not exist", "pass another --db path"]) { folder in
+        Scenario(testDescription: "a folder that does not exist", code: .invalidArguments, says: ["its folder does not exist", "pass another --db path"]) {
+            folder in
             folder.appendingPathComponent("missing/shop.sqlite").path
         },
         Scenario(testDescription: "a folder in place of the file", code: .invalidArguments, says: ["is a folder, not a database file"]) { folder in
@@ -39,14 +41,19 @@ struct ResourceFailureTests {
         Scenario(testDescription: "a text file", code: .invalidArguments, says: ["is not a shop database"]) { folder in
             try file(in: folder, Data(String(repeating: "milk, eggs, bread\n", count: 300).utf8))
         },
-        Scenario(testDescription: "another program's SQLite database", code: .invalidArguments, says: ["SQLite database of another program", "people", "pass another --db path"]) { folder in
+        Scenario(
+            testDescription: "another program's SQLite database", code: .invalidArguments,
+            says: ["SQLite database of another program", "people", "pass another --db path"]
+        ) { folder in
             let path = folder.appendingPathComponent("shop.sqlite").path
             let queue = try DatabaseQueue(path: path)
             try queue.write { try $0.execute(sql: "CREATE TABLE people (name TEXT); INSERT INTO people VALUES ('Ada')") }
             try queue.close()
             return path
         },
-        Scenario(testDescription: "a database written by a newer version", code: .invalidArguments, says: ["newer version of shop", "open it with that version"]) { folder in
+        Scenario(
+            testDescription: "a database written by a newer version", code: .invalidArguments, says: ["newer version of shop", "open it with that version"]
+        ) { folder in
             let path = folder.appendingPathComponent("shop.sqlite").path
             try RecordDatabase(path: path).save(RecordKit.Record("Lists", recordName: "L1", fields: ["name": .string("Groceries")]))
             let queue = try DatabaseQueue(path: path)
@@ -137,10 +144,13 @@ struct ResourceFailureTests {
         let before = try database.records(matching: Query("Items")).count
         let changes = try database.changes().count
         let batch = (0..<2000).map { index in
-            RecordOperation.create(RecordKit.Record("Items", recordName: "I\(index)", fields: [
-                "name": .string("item \(index) with a name long enough to need pages"),
-                "list": .reference(Reference("L1", action: .deleteSelf)),
-            ]))
+            RecordOperation.create(
+                RecordKit.Record(
+                    "Items", recordName: "I\(index)",
+                    fields: [
+                        "name": .string("item \(index) with a name long enough to need pages"),
+                        "list": .reference(Reference("L1", action: .deleteSelf)),
+                    ]))
         }
         #expect {
             try database.modify(batch)

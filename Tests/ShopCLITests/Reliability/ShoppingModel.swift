@@ -1,6 +1,6 @@
-import TestSupport
 import Foundation
 import RecordKit
+import TestSupport
 
 /// What the shopping commands do, as plain values: the lists by name with their item names.
 /// Generates valid command scripts and says what the database must hold after each command.

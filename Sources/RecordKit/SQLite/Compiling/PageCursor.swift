@@ -42,9 +42,9 @@ struct PageCursor: Equatable {
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard let data = Data(base64Encoded: base64),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let fingerprint = object["q"] as? String, fingerprint == Self.fingerprint(of: query),
-              let values = object["k"] as? [Any], values.count == keyCount
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let fingerprint = object["q"] as? String, fingerprint == Self.fingerprint(of: query),
+            let values = object["k"] as? [Any], values.count == keyCount
         else { throw invalid }
         var keys: [DatabaseValue] = []
         for value in values {

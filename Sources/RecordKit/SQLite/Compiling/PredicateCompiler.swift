@@ -67,7 +67,8 @@ struct PredicateCompiler {
             let resolved = try layout.resolve(key, qualifier: qualifier)
             try requireScalar(resolved, operation: "IN")
             guard literals.count <= Limits.maximumInListCount else {
-                throw RecordError(.limitExceeded, "IN lists at most \(Limits.maximumInListCount) values; \(literals.count) were given", recordType: recordType, field: key)
+                throw RecordError(
+                    .limitExceeded, "IN lists at most \(Limits.maximumInListCount) values; \(literals.count) were given", recordType: recordType, field: key)
             }
             guard !literals.isEmpty else { return ("0", resolved) }
             var placeholders: [String] = []
@@ -93,7 +94,8 @@ struct PredicateCompiler {
                 let item = element == .reference ? "element.value ->> '$.recordName'" : "element.value"
                 let operand = caseInsensitive ? "shop_fold(\(item))" : item
                 let elementKey = ResolvedKey(name: key, expression: item, type: element == .bytes ? .string : element)
-                let placeholder = try bind(try Self.listElementLiteral(literal, element: element, key: key, recordType: recordType), elementKey, caseInsensitive)
+                let placeholder = try bind(
+                    try Self.listElementLiteral(literal, element: element, key: key, recordType: recordType), elementKey, caseInsensitive)
                 return ("EXISTS (SELECT 1 FROM json_each(\(resolved.expression)) AS element WHERE \(operand) = \(placeholder))", resolved)
             }
             guard resolved.type == .string else { throw typeError(resolved, "CONTAINS applies to STRING and LIST fields") }
@@ -102,7 +104,8 @@ struct PredicateCompiler {
             let resolved = try layout.resolve(key, qualifier: qualifier)
             guard resolved.type == .location else { throw typeError(resolved, "distanceToLocation:fromLocation: applies to LOCATION fields") }
             guard origin.isValid, kilometres.isFinite else {
-                throw RecordError(.invalidArguments, "distanceToLocation:fromLocation: needs a valid location and a finite distance", recordType: recordType, field: key)
+                throw RecordError(
+                    .invalidArguments, "distanceToLocation:fromLocation: needs a valid location and a finite distance", recordType: recordType, field: key)
             }
             arguments += [origin.latitude.databaseValue, origin.longitude.databaseValue, kilometres.databaseValue]
             let sqlOperator = op == .equal ? "=" : op == .notEqual ? "<>" : op.rawValue
@@ -184,7 +187,8 @@ struct PredicateCompiler {
         case .value(.bytes(let data)): return .string(data.base64EncodedString())
         case .string(let text) where Data(base64Encoded: text) != nil: return .string(text)
         default:
-            throw RecordError(.schemaViolation, "\(recordType).\(key) is LIST<BYTES>; \(literal) is not a BYTES value (give base64 text)", recordType: recordType, field: key)
+            throw RecordError(
+                .schemaViolation, "\(recordType).\(key) is LIST<BYTES>; \(literal) is not a BYTES value (give base64 text)", recordType: recordType, field: key)
         }
     }
 

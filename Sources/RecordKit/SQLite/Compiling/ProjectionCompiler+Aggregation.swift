@@ -56,7 +56,9 @@ extension ProjectionCompiler {
                     case .constant(let text):
                         inner.append("\(fieldKey), \(bind(text.databaseValue))")
                     case .field(let name):
-                        inner.append("\(fieldKey), \(try aggregate(function, of: try layout.slot(name).field, column: "\(alias).\(SQLName.column(name))", in: layout.recordType.name))")
+                        inner.append(
+                            "\(fieldKey), \(try aggregate(function, of: try layout.slot(name).field, column: "\(alias).\(SQLName.column(name))", in: layout.recordType.name))"
+                        )
                     }
                 }
                 value = "json_object(\(inner.joined(separator: ", ")))"

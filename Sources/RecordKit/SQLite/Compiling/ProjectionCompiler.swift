@@ -124,7 +124,9 @@ struct ProjectionCompiler {
     private mutating func parts(_ parts: [Projection.Part], column: String, field: FieldDefinition, in recordType: String) throws(RecordError) -> String {
         let base = field.type.elementType ?? field.type
         guard base == .location || base == .asset else {
-            throw RecordError(.schemaViolation, "\(recordType).\(field.name) is \(field.type); only LOCATION and ASSET values have parts", recordType: recordType, field: field.name)
+            throw RecordError(
+                .schemaViolation, "\(recordType).\(field.name) is \(field.type); only LOCATION and ASSET values have parts", recordType: recordType,
+                field: field.name)
         }
         func object(_ value: String, compiler: inout ProjectionCompiler) throws(RecordError) -> String {
             var members: [String] = []
@@ -138,7 +140,8 @@ struct ProjectionCompiler {
                 case (.sha256, .asset): member = "(\(value) ->> '$.sha256')"
                 case (.constant(let text), _): member = compiler.bind(text.databaseValue)
                 default:
-                    throw RecordError(.schemaViolation, "\(recordType).\(field.name) is \(field.type) and has no \(part.source)", recordType: recordType, field: field.name)
+                    throw RecordError(
+                        .schemaViolation, "\(recordType).\(field.name) is \(field.type) and has no \(part.source)", recordType: recordType, field: field.name)
                 }
                 members.append("\(key), \(member)")
             }
@@ -148,7 +151,8 @@ struct ProjectionCompiler {
             return "CASE WHEN \(column) IS NULL THEN NULL ELSE \(try object(column, compiler: &self)) END"
         }
         let element = "element.value"
-        return "CASE WHEN \(column) IS NULL THEN NULL ELSE (SELECT json_group_array(json(\(try object(element, compiler: &self)))) FROM json_each(\(column)) AS element) END"
+        return
+            "CASE WHEN \(column) IS NULL THEN NULL ELSE (SELECT json_group_array(json(\(try object(element, compiler: &self)))) FROM json_each(\(column)) AS element) END"
     }
 
     /// The referenced record projected by its type (`coalesce` over the possible types), for a
@@ -164,7 +168,8 @@ struct ProjectionCompiler {
         let targets = projections.sorted(by: { $0.key < $1.key })
         for typeName in targets.map(\.key) {
             if let declared = field.referencedType, declared != typeName {
-                throw RecordError(.schemaViolation, "\(recordType).\(field.name) references \(declared), not \(typeName)", recordType: recordType, field: field.name)
+                throw RecordError(
+                    .schemaViolation, "\(recordType).\(field.name) references \(declared), not \(typeName)", recordType: recordType, field: field.name)
             }
         }
         if !isList, targets.count == 1, joins.count < Self.maximumJoins, let (typeName, projection) = targets.first {
@@ -198,7 +203,8 @@ struct ProjectionCompiler {
         let alias = nextAlias()
         let row = try row(projection, layout: layout, alias: alias)
         let column = "\(alias).\(SQLName.column(field))"
-        let link = slot.field.type == .reference
+        let link =
+            slot.field.type == .reference
             ? "\(column) = \(recordName)"
             : "EXISTS (SELECT 1 FROM json_each(\(column)) AS link WHERE link.value ->> '$.recordName' = \(recordName))"
         let query = Query(recordType, predicate: predicate, sort: sort, limit: limit)

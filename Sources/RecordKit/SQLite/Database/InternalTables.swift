@@ -14,34 +14,35 @@ enum InternalTables {
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE _meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-                CREATE TABLE _schemaHistory (
-                    id INTEGER PRIMARY KEY,
-                    version INTEGER NOT NULL,
-                    appliedAt INTEGER NOT NULL,
-                    change TEXT NOT NULL
-                );
-                CREATE TABLE _changes (
-                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                    recordType TEXT NOT NULL,
-                    recordName TEXT NOT NULL,
-                    kind TEXT NOT NULL CHECK (kind IN ('saved', 'deleted')),
-                    changeTag TEXT,
-                    at INTEGER NOT NULL
-                );
-                CREATE TABLE _transactions (
-                    id TEXT PRIMARY KEY,
-                    request BLOB NOT NULL,
-                    result BLOB NOT NULL,
-                    createdAt INTEGER NOT NULL
-                );
-                CREATE TABLE _assets (
-                    sha256 TEXT PRIMARY KEY,
-                    size INTEGER NOT NULL,
-                    content BLOB NOT NULL
-                );
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE _meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                    CREATE TABLE _schemaHistory (
+                        id INTEGER PRIMARY KEY,
+                        version INTEGER NOT NULL,
+                        appliedAt INTEGER NOT NULL,
+                        change TEXT NOT NULL
+                    );
+                    CREATE TABLE _changes (
+                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                        recordType TEXT NOT NULL,
+                        recordName TEXT NOT NULL,
+                        kind TEXT NOT NULL CHECK (kind IN ('saved', 'deleted')),
+                        changeTag TEXT,
+                        at INTEGER NOT NULL
+                    );
+                    CREATE TABLE _transactions (
+                        id TEXT PRIMARY KEY,
+                        request BLOB NOT NULL,
+                        result BLOB NOT NULL,
+                        createdAt INTEGER NOT NULL
+                    );
+                    CREATE TABLE _assets (
+                        sha256 TEXT PRIMARY KEY,
+                        size INTEGER NOT NULL,
+                        content BLOB NOT NULL
+                    );
+                    """)
         }
         migrator.registerMigration("v2: change log written by the engine") { db in
             // Version 1 wrote the change log with triggers on every record table.
@@ -54,20 +55,21 @@ enum InternalTables {
             // AUTOINCREMENT wrote sqlite_sequence in every transaction: a third page per
             // single-record update. The log is append-only (never pruned), so INTEGER PRIMARY
             // KEY alone gives the same increasing sequence: the next seq is max(seq) + 1.
-            try db.execute(sql: """
-                CREATE TABLE _changes_v3 (
-                    seq INTEGER PRIMARY KEY,
-                    recordType TEXT NOT NULL,
-                    recordName TEXT NOT NULL,
-                    kind TEXT NOT NULL CHECK (kind IN ('saved', 'deleted')),
-                    changeTag TEXT,
-                    at INTEGER NOT NULL
-                );
-                INSERT INTO _changes_v3 SELECT seq, recordType, recordName, kind, changeTag, at FROM _changes ORDER BY seq;
-                DROP TABLE _changes;
-                ALTER TABLE _changes_v3 RENAME TO _changes;
-                DELETE FROM sqlite_sequence WHERE name = '_changes';
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE _changes_v3 (
+                        seq INTEGER PRIMARY KEY,
+                        recordType TEXT NOT NULL,
+                        recordName TEXT NOT NULL,
+                        kind TEXT NOT NULL CHECK (kind IN ('saved', 'deleted')),
+                        changeTag TEXT,
+                        at INTEGER NOT NULL
+                    );
+                    INSERT INTO _changes_v3 SELECT seq, recordType, recordName, kind, changeTag, at FROM _changes ORDER BY seq;
+                    DROP TABLE _changes;
+                    ALTER TABLE _changes_v3 RENAME TO _changes;
+                    DELETE FROM sqlite_sequence WHERE name = '_changes';
+                    """)
         }
         return migrator
     }()

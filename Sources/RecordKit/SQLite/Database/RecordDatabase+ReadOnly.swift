@@ -30,7 +30,8 @@ extension RecordDatabase {
             }
             if try InternalTables.migrator.hasBeenSuperseded(db) { throw InternalTables.newerVersion(path) }
             guard try InternalTables.migrator.hasCompletedMigrations(db) else {
-                throw RecordError(.invalidArguments, "\(path) was made by an older version of shop and must be opened once with write access to bring it up to date")
+                throw RecordError(
+                    .invalidArguments, "\(path) was made by an older version of shop and must be opened once with write access to bring it up to date")
             }
         }
         return queue

@@ -22,15 +22,16 @@ extension RecordDatabase: RecordStore {
         try await recordErrors {
             try await read { transaction in
                 if let version, version != transaction.schemaVersion { return .schemaChanged(transaction.versionedSchema) }
-                return .completed(reads.map { read in
-                    Result { () throws(RecordError) in
-                        do {
-                            return try transaction.perform(read)
-                        } catch {
-                            throw transaction.recordError(for: error)
+                return .completed(
+                    reads.map { read in
+                        Result { () throws(RecordError) in
+                            do {
+                                return try transaction.perform(read)
+                            } catch {
+                                throw transaction.recordError(for: error)
+                            }
                         }
-                    }
-                })
+                    })
             }
         }
     }

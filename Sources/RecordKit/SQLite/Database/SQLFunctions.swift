@@ -14,9 +14,9 @@ enum SQLFunctions {
     /// point, NULL when the location is absent.
     static let distance = DatabaseFunction("shop_distance", argumentCount: 3, pure: true) { values in
         guard let stored = String.fromDatabaseValue(values[0]),
-              let location = ValueEncoding.decodeLocation(stored),
-              let latitude = Double.fromDatabaseValue(values[1]),
-              let longitude = Double.fromDatabaseValue(values[2])
+            let location = ValueEncoding.decodeLocation(stored),
+            let latitude = Double.fromDatabaseValue(values[1]),
+            let longitude = Double.fromDatabaseValue(values[2])
         else { return nil }
         return location.distance(to: Location(latitude: latitude, longitude: longitude))
     }

@@ -20,7 +20,7 @@ extension RecordError {
     /// nothing; a simpler one works.
     static func sqliteLimit(_ error: any Error) -> RecordError? {
         guard let error = error as? DatabaseError, error.resultCode == .SQLITE_ERROR,
-              let message = error.message, let limit = sqliteLimitMessages.first(where: { message.contains($0) })
+            let message = error.message, let limit = sqliteLimitMessages.first(where: { message.contains($0) })
         else { return nil }
         return RecordError(
             .limitExceeded,

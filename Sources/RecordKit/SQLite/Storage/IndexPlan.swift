@@ -28,19 +28,21 @@ struct IndexPlan: Sendable, Hashable {
                 guard system != .recordID, let column = system.column else { continue }
                 indexes.append(Index(name: SQLName.object("idx", recordType.name, [column]), columns: [column, SQLName.recordName]))
             } else {
-                indexes.append(Index(
-                    name: SQLName.object("idx", recordType.name, [field.name]),
-                    columns: [SQLName.column(field.name), SQLName.recordName]
-                ))
+                indexes.append(
+                    Index(
+                        name: SQLName.object("idx", recordType.name, [field.name]),
+                        columns: [SQLName.column(field.name), SQLName.recordName]
+                    ))
             }
         }
         for parent in parents {
             for key in sortKeys where key.name != parent.name {
                 let keyColumn = key.systemField?.column ?? SQLName.column(key.name)
-                indexes.append(Index(
-                    name: SQLName.object("idx", recordType.name, [parent.name, key.name]),
-                    columns: [SQLName.column(parent.name), keyColumn, SQLName.recordName]
-                ))
+                indexes.append(
+                    Index(
+                        name: SQLName.object("idx", recordType.name, [parent.name, key.name]),
+                        columns: [SQLName.column(parent.name), keyColumn, SQLName.recordName]
+                    ))
             }
         }
         self.indexes = indexes

@@ -25,12 +25,13 @@ enum StoredRuleCheck {
 
     private static func checkRequired(_ field: FieldDefinition, of type: RecordType, isNewField: Bool, in db: Database) throws {
         let column = SQLName.column(field.name)
-        let empty = switch field.type {
-        case _ where isNewField: "1"
-        case .string, .bytes: "\(column) IS NULL OR length(\(column)) = 0"
-        case .list: "\(column) IS NULL OR \(column) = '[]'"
-        default: "\(column) IS NULL"
-        }
+        let empty =
+            switch field.type {
+            case _ where isNewField: "1"
+            case .string, .bytes: "\(column) IS NULL OR length(\(column)) = 0"
+            case .list: "\(column) IS NULL OR \(column) = '[]'"
+            default: "\(column) IS NULL"
+            }
         let sql = "SELECT \(SQLName.recordName) FROM \(SQLName.table(type.name)) WHERE \(empty) ORDER BY \(SQLName.recordName) LIMIT \(shownViolations + 1)"
         let names = try String.fetchAll(db, sql: sql)
         guard !names.isEmpty else { return }

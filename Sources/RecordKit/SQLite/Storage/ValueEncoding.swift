@@ -69,7 +69,7 @@ enum ValueEncoding {
             return .reference(Reference(name, action: deleteSelf ? .deleteSelf : .none))
         case .asset, .location, .list:
             guard let text = String.fromDatabaseValue(column),
-                  let json = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+                let json = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
             else { return nil }
             return decodeJSON(json, type: type)
         }
@@ -170,7 +170,8 @@ enum ValueEncoding {
         case (.bytes, .bytes(let data)): return JSONText.string(data.base64EncodedString())
         case (.double, .double(let number)), (.number(_), .double(let number)):
             guard number.isFinite else {
-                throw RecordError(.invalidArguments, "\(recordType).\(field.name): \(number) cannot be stored in a list", recordType: recordType, field: field.name)
+                throw RecordError(
+                    .invalidArguments, "\(recordType).\(field.name): \(number) cannot be stored in a list", recordType: recordType, field: field.name)
             }
             return String(number)
         case (.list, _): return nil
@@ -201,7 +202,7 @@ enum ValueEncoding {
             return .reference(Reference(name, action: action))
         case .asset:
             guard let object = json as? [String: Any], let sha256 = object["sha256"] as? String,
-                  let size = object["size"] as? NSNumber
+                let size = object["size"] as? NSNumber
             else { return nil }
             return .asset(Asset(size: size.intValue, sha256: sha256))
         case .location:

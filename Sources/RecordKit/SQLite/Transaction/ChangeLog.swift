@@ -33,10 +33,12 @@ struct ChangeLog {
     /// never brings their names through Swift twice.
     mutating func logDeletions(of recordType: String, matching selection: String, names: String, at: Int64, in db: Database) throws -> [String] {
         try write(to: db)
-        try db.cachedStatement(sql: """
-            INSERT INTO _changes(recordType, recordName, kind, changeTag, at) \
-            SELECT ?2, _recordName, 'deleted', NULL, ?3 \(selection)
-            """).execute(arguments: [names, recordType, at])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO _changes(recordType, recordName, kind, changeTag, at) \
+                SELECT ?2, _recordName, 'deleted', NULL, ?3 \(selection)
+                """
+        ).execute(arguments: [names, recordType, at])
         guard db.changesCount > 0 else { return [] }
         // The rows just logged are the last `changesCount` sequence numbers (each is the
         // largest so far plus one).

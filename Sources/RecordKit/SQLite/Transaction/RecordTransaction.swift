@@ -186,9 +186,12 @@ public final class RecordTransaction {
             values.append(ifChangeTag.databaseValue)
         }
         let sql = "UPDATE \(layout.table) SET \(assignments.joined(separator: ", ")) WHERE \(condition) RETURNING \(layout.selection)"
-        let written = try keepingUniqueness(of: recordName, layout: layout, value: { slot in
-            try columns.contains(slot.column) ? encoded[slot.column] : storedValue(of: slot, recordName: recordName, layout: layout)
-        }) {
+        let written = try keepingUniqueness(
+            of: recordName, layout: layout,
+            value: { slot in
+                try columns.contains(slot.column) ? encoded[slot.column] : storedValue(of: slot, recordName: recordName, layout: layout)
+            }
+        ) {
             try Row.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(values: values))
         }
         guard let row = written else {

@@ -16,7 +16,8 @@ struct CKDBNameSet {
         let key = name.lowercased()
         if let previous = declared[key] {
             let line = cursor.location(of: previous.token).line
-            let spelling = previous.name == name
+            let spelling =
+                previous.name == name
                 ? ""
                 : " as '\(previous.name)' (names that differ only in case are the same name)"
             throw cursor.error("duplicate \(kind) '\(name)': already declared on line \(line)\(spelling)", at: token)

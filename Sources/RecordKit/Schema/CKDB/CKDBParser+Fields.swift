@@ -93,7 +93,8 @@ extension CKDBParser {
         let isEncrypted = cursor.isKeyword("ENCRYPTED")
         if isEncrypted { cursor.advance() }
         if cursor.isKeyword("LIST") {
-            let message = inList
+            let message =
+                inList
                 ? "a LIST can't hold lists: its elements have a primitive type such as STRING or INT64"
                 : "ENCRYPTED applies to a list's elements: write LIST<ENCRYPTED …>"
             throw cursor.error(message, at: cursor.current)
