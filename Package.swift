@@ -65,6 +65,7 @@ let package = Package(
             dependencies: [
                 "RecordKit", "RecordQL",
                 .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -80,6 +81,7 @@ let package = Package(
             name: "RecordServiceTests",
             dependencies: [
                 "RecordService", "RecordKit", "RecordQL", "TestSupport",
+                .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
