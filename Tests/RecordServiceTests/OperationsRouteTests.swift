@@ -24,4 +24,11 @@ struct OperationsRouteTests {
             #expect(generated.headers[.xRequestID]?.count == 36)
         }
     }
+
+    @Test func theRequestLogWritesDurationsInMillisecondsWithThreeDecimals() {
+        #expect(RequestLogMiddleware.milliseconds(.microseconds(12_345)) == "12.345")
+        #expect(RequestLogMiddleware.milliseconds(.microseconds(7)) == "0.007")
+        #expect(RequestLogMiddleware.milliseconds(.seconds(2) + .nanoseconds(40_999)) == "2000.040")
+        #expect(RequestLogMiddleware.milliseconds(.zero) == "0.000")
+    }
 }
