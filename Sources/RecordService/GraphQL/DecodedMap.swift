@@ -2,7 +2,8 @@ import GraphQL
 import OrderedCollections
 
 /// A JSON value decoded into GraphQLSwift's ``Map`` as its own `Decodable` conformance decodes
-/// it (objects in the order of the text, every number a double), but reading each value once.
+/// it (every number a double, an object's members in the order the decoder lists them), but
+/// reading each value once.
 ///
 /// `Map.init(from:)` reads an object twice, once as a whole and once member by member, at
 /// every level, so a value nested `n` objects deep is read 2ⁿ times, and it tries the other
