@@ -29,8 +29,16 @@ struct DecodedMapTests {
     }
 
     @Test func decodesNumbersAsDoublesAsMapDoes() throws {
-        let decoded = try JSONDecoder().decode(DecodedMap.self, from: Data(#"{"n":3}"#.utf8)).map
-        #expect(decoded.dictionary?["n"] == .number(Number(3.0)))
+        let json = Data(#"{"n":3}"#.utf8)
+        let decoded = try JSONDecoder().decode(DecodedMap.self, from: json).map
+        let expected = try JSONDecoder().decode(Map.self, from: json)
+        guard case .number(let number)? = decoded.dictionary?["n"], case .number(let original)? = expected.dictionary?["n"] else {
+            Issue.record("n is not a number: \(decoded)")
+            return
+        }
+        #expect(number.storageType == .double)
+        #expect(number.storageType == original.storageType)
+        #expect(number.doubleValue == 3)
     }
 
     @Test func refusesTextThatIsNotJSON() {
