@@ -74,8 +74,12 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
             ],
-            resources: [.embedInCode("Resources/openapi.yaml")]
+            resources: [.embedInCode("Resources/openapi.yaml")],
+            swiftSettings: librarySettings
         ),
         .testTarget(
             name: "RecordServiceTests",

@@ -1,5 +1,5 @@
-import Foundation
-import RecordKit
+public import Foundation
+public import RecordKit
 
 /// What `shop token list` shows of a token: never the token, which is not kept.
 public struct TokenInfo: Sendable, Hashable {

@@ -1,5 +1,6 @@
 import Foundation
 import GraphQL
+import OrderedCollections
 
 /// The parameters of a GraphQL-over-HTTP request (`query`, `operationName`, `variables`,
 /// `extensions`), read from a POST's JSON body or a GET's query string.

@@ -1,3 +1,4 @@
+import Foundation
 public import Hummingbird
 public import Logging
 
