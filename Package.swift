@@ -66,6 +66,7 @@ let package = Package(
             dependencies: [
                 "RecordKit", "RecordQL",
                 .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -76,13 +77,18 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
             ],
-            resources: [.embedInCode("Resources/openapi.yaml")]
+            resources: [.embedInCode("Resources/openapi.yaml")],
+            swiftSettings: librarySettings
         ),
         .testTarget(
             name: "RecordServiceTests",
             dependencies: [
                 "RecordService", "RecordKit", "RecordQL", "TestSupport",
+                .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

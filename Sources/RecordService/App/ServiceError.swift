@@ -1,5 +1,5 @@
 public import HTTPTypes
-import RecordKit
+public import RecordKit
 
 /// A request the service refuses or could not serve: an HTTP status, a code naming the failure
 /// and a reason naming what was wrong and what to do. Each API renders it in its own shape

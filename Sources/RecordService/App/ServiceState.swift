@@ -1,4 +1,4 @@
-import Prometheus
+public import Prometheus
 
 /// What the routes share: the configuration, the databases, the tokens and the metrics.
 public struct ServiceState: Sendable {

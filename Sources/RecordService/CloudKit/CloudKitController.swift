@@ -1,5 +1,6 @@
 import Foundation
 public import Hummingbird
+import NIOFoundationEssentialsCompat
 import RecordKit
 
 /// CloudKit Web Services for one database, under `/database/1/{container}/{environment}/{database}/`:

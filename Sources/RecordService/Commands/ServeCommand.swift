@@ -5,6 +5,7 @@ import Logging
 import Metrics
 import Prometheus
 import ServiceLifecycle
+import UnixSignals
 
 /// `shop serve`: serves the data folder until SIGTERM or SIGINT.
 struct ServeCommand: AsyncParsableCommand {

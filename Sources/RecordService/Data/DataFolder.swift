@@ -1,5 +1,5 @@
-import Foundation
-import RecordKit
+public import Foundation
+public import RecordKit
 
 /// The folder `shop serve` keeps everything in (the README's service section: the data folder).
 ///
