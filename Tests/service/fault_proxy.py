@@ -5,6 +5,7 @@ It reads each request the client sends on a connection (keep-alive included), as
 with it, and then:
 
 - "pass": forwards it and returns the server's answer;
+- "pass_close": the same, then closes the connection (as a server ending a keep-alive does);
 - "drop_before": closes the client's connection without sending the request on (the server
   never sees it);
 - "drop_after": forwards it, reads the server's whole answer, and closes the client's connection
@@ -75,6 +76,8 @@ class FaultProxy:
                     return
                 writer.write(response)
                 await writer.drain()
+                if fault == "pass_close":
+                    return
         except (ConnectionError, asyncio.IncompleteReadError):
             return
         finally:
