@@ -117,6 +117,7 @@ extension Bench {
             ("update each", updateEach),
             ("paginate", paginate),
             ("shop script", shopScript),
+            ("shop script through --server", shopScriptThroughServer),
             ("language lists with items", languageListsWithItems),
             ("language aliased creates", languageAliasedCreates),
             ("language list creates", languageListCreates),

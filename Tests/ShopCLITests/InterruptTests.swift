@@ -87,6 +87,6 @@ import Testing
         let result = await ScriptRunner.run(lines: lines, name: "three.shop", in: session)
         #expect(result.interrupted)
         #expect(captured.errors == "interrupted (Ctrl-C): three.shop:2 is the last command that finished\n")
-        #expect(try session.store.lists().map(\.name) == ["A", "B"])
+        #expect(try await session.store.lists().map(\.name) == ["A", "B"])
     }
 }

@@ -20,6 +20,14 @@ public struct GraphQLResponse: Sendable, Hashable {
     /// Whether the request ran without error.
     public var isSuccess: Bool { errors.isEmpty }
 
+    /// A response as another process sent it: its JSON text as received, with its errors read
+    /// from it (`shop --server` holds a server's answers this way).
+    public init(json: String, errors: [GraphQLResponseError], isReplay: Bool = false) {
+        self.json = json
+        self.errors = errors
+        self.isReplay = isReplay
+    }
+
     /// `{"data":<data>}`, where `data` is the JSON text of the data object.
     init(data: String, isReplay: Bool = false) {
         json = "{\"data\":" + data + "}"

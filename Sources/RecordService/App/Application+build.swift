@@ -42,6 +42,8 @@ public func buildRouter(_ state: ServiceState, logger: Logger) -> Router<Service
     graphQL.addRoutes(to: dataGroup(router, databasePath, state: state, rendering: .graphQL, target: .path(container: state.configuration.container)))
     CloudKitController(writes: state.writes, uploads: state.uploads).addRoutes(
         to: dataGroup(router, databasePath, state: state, rendering: .cloudKit, target: .path(container: state.configuration.container)))
+    SchemaController().addRoutes(
+        to: dataGroup(router, databasePath, state: state, rendering: .cloudKit, target: .path(container: state.configuration.container)))
     TransactionsController().addRoutes(
         to: dataGroup(router, databasePath, state: state, rendering: .cloudKit, target: .path(container: state.configuration.container)))
     return router

@@ -22,7 +22,7 @@ struct CountCommand: ShopCommand {
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
         let predicate = try condition.map(PredicateParser.parse) ?? .all
-        let count = try session.database.count(matching: Query(try TransferCommands.recordType(type, in: session).name, predicate: predicate))
+        let count = try await session.backend.count(matching: Query(try await TransferCommands.recordType(type, in: session).name, predicate: predicate))
         session.show(.text(String(count), json: .members(["recordType": .string(type), "count": .number(String(count))])))
         return .proceed
     }

@@ -24,7 +24,9 @@ struct ExplainCommand: ShopCommand {
         }
         if first == ItemsCommand.configuration.commandName {
             let items = try CommandParser.parse(Array(query.dropFirst()), as: ItemsCommand.self)
-            let explanation = try session.store.explainItems(in: items.list, matching: try items.predicate(), sort: try items.sortDescriptors())
+            let database = try session.requireLocalDatabase(for: "explain items")
+            let query = try await session.store.itemsQuery(list: items.list, matching: try items.predicate(), sort: try items.sortDescriptors())
+            let explanation = try database.explain(query)
             let text = "SQL: \(explanation.sql)\nplan:\n\(explanation.plan.map { "  " + $0 }.joined(separator: "\n"))"
             session.show(.text(text, json: .members(["sql": .string(explanation.sql), "plan": .array(explanation.plan.map(JSONValue.string))])))
             return .proceed
@@ -42,7 +44,7 @@ struct ExplainCommand: ShopCommand {
 
     /// Prints the query-language engine's plan for the GraphQL `document`.
     static func explainGraphQL(_ document: String, in session: ShopSession) async throws(RecordError) {
-        let plan = try await session.queryEngine.explain(document)
+        let plan = try await session.backend.explain(document)
         session.show(.text(plan, json: .members(["plan": .string(plan)])))
     }
 }

@@ -32,22 +32,23 @@ struct ExportCommand: ShopCommand {
     var condition: String?
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        let recordType = try TransferCommands.recordType(type, in: session)
+        let database = try session.requireLocalDatabase(for: "export")
+        let recordType = try await TransferCommands.recordType(type, in: session)
         let query = Query(recordType.name, predicate: try condition.map(PredicateParser.parse) ?? .all)
         let exporter = RecordExporter(recordType: recordType)
-        let total = session.console.errorsAreTerminal ? try session.database.count(matching: query) : nil
+        let total = session.console.errorsAreTerminal ? try database.count(matching: query) : nil
         var progress = ProgressBar(console: session.console, label: "export")
         let chosenFormat = format ?? .guessed(from: file)
         guard let file else {
             session.console.flush()
-            _ = try exporter.run(query, format: chosenFormat, in: session.database, total: total, progress: &progress) { session.console.write($0) }
+            _ = try exporter.run(query, format: chosenFormat, in: database, total: total, progress: &progress) { session.console.write($0) }
             return .proceed
         }
         guard FileManager.default.createFile(atPath: file, contents: nil), let handle = FileHandle(forWritingAtPath: file) else {
             throw RecordError(.invalidArguments, "cannot write \(file): check that its folder exists and may be written")
         }
         defer { try? handle.close() }
-        let count = try exporter.run(query, format: chosenFormat, in: session.database, total: total, progress: &progress) {
+        let count = try exporter.run(query, format: chosenFormat, in: database, total: total, progress: &progress) {
             try handle.write(contentsOf: Data($0.utf8))
         }
         session.show(
@@ -61,8 +62,8 @@ struct ExportCommand: ShopCommand {
 /// What `count`, `import` and `export` share.
 enum TransferCommands {
     /// The record type `name`, which must store records.
-    static func recordType(_ name: String, in session: ShopSession) throws(RecordError) -> RecordType {
-        let type = try session.database.schema.requireRecordType(name)
+    static func recordType(_ name: String, in session: ShopSession) async throws(RecordError) -> RecordType {
+        let type = try await session.backend.schema().requireRecordType(name)
         guard !type.isCloudKitSystemType else {
             throw RecordError(.schemaViolation, "\(name) is one of CloudKit's own record types and stores no records", recordType: name)
         }

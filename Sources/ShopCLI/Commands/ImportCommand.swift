@@ -29,9 +29,10 @@ struct ImportCommand: ShopCommand {
     var format: TransferFormat?
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        let recordType = try TransferCommands.recordType(type, in: session)
+        let database = try session.requireLocalDatabase(for: "import")
+        let recordType = try await TransferCommands.recordType(type, in: session)
         let data = try SourceFile.contents(file)
-        let generated = try RecordQLSchema(try session.database.schema)
+        let generated = try RecordQLSchema(try database.schema)
         guard let names = generated.names[recordType.name] else {
             throw RecordError(.schemaViolation, "\(recordType.name) stores no records", recordType: recordType.name)
         }
@@ -39,7 +40,7 @@ struct ImportCommand: ShopCommand {
             recordType: recordType, translator: try generated.fieldInputTranslator(for: recordType.name), inputNames: names.fields, path: file
         )
         var progress = ProgressBar(console: session.console, label: "import")
-        let count = try importer.run(Array(data), format: format ?? .guessed(from: file), in: session.database, progress: &progress)
+        let count = try importer.run(Array(data), format: format ?? .guessed(from: file), in: database, progress: &progress)
         session.show(
             .message("imported \(count) \(recordType.name) records from \(file)", ["recordType": .string(recordType.name), "count": .number(String(count))]))
         return .proceed

@@ -26,7 +26,7 @@ struct ItemAddCommand: ItemPositionalCommand {
     @OptionGroup var item: ItemArguments
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        try session.store.addItem(item.name, to: item.list, assignments: try item.assignments.map(FieldAssignment.init(parsing:)))
+        try await session.store.addItem(item.name, to: item.list, assignments: try item.assignments.map(FieldAssignment.init(parsing:)))
         session.show(
             .message("added \(LineTokenizer.quote(item.name)) to \(LineTokenizer.quote(item.list))", ["list": .string(item.list), "item": .string(item.name)]))
         return .proceed
@@ -47,7 +47,7 @@ struct ItemSetCommand: ItemPositionalCommand {
     @OptionGroup var item: ItemArguments
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        try session.store.setItem(item.name, in: item.list, assignments: try item.assignments.map(FieldAssignment.init(parsing:)))
+        try await session.store.setItem(item.name, in: item.list, assignments: try item.assignments.map(FieldAssignment.init(parsing:)))
         session.show(
             .message(
                 "updated \(LineTokenizer.quote(item.name)) in \(LineTokenizer.quote(item.list))", ["list": .string(item.list), "item": .string(item.name)]))
@@ -65,7 +65,7 @@ struct ItemDeleteCommand: ItemPositionalCommand {
     @OptionGroup var item: ItemName
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        try session.store.deleteItem(item.name, in: item.list)
+        try await session.store.deleteItem(item.name, in: item.list)
         session.show(
             .message(
                 "deleted \(LineTokenizer.quote(item.name)) from \(LineTokenizer.quote(item.list))", ["list": .string(item.list), "item": .string(item.name)]))

@@ -17,7 +17,7 @@ struct ItemShowCommand: ItemPositionalCommand {
     @OptionGroup var item: ItemName
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        session.show(.record(try session.store.itemDocument(named: item.name, in: item.list)))
+        session.show(.record(try await session.store.itemDocument(named: item.name, in: item.list)))
         return .proceed
     }
 }

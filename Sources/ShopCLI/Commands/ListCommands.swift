@@ -11,7 +11,7 @@ struct ListsCommand: ShopCommand {
     )
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        let rows = try session.store.lists().map { list in
+        let rows = try await session.store.lists().map { list in
             JSONValue.members(["name": .string(list.name), "items": .number(list.itemCount)])
         }
         session.show(.rows(rows, columns: [.init("name", header: "list"), .init("items")], whenEmpty: "no lists yet; add one with: list add NAME"))
@@ -45,7 +45,7 @@ struct ListAddCommand: PositionalCommand {
     }
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        try session.store.addList(name)
+        try await session.store.addList(name)
         session.show(.message("added list \(LineTokenizer.quote(name))", ["list": .string(name)]))
         return .proceed
     }
@@ -72,7 +72,7 @@ struct ListRenameCommand: PositionalCommand {
     }
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        try session.store.renameList(name, to: newName)
+        try await session.store.renameList(name, to: newName)
         session.show(
             .message("renamed list \(LineTokenizer.quote(name)) to \(LineTokenizer.quote(newName))", ["list": .string(newName), "previousName": .string(name)]))
         return .proceed
@@ -96,7 +96,7 @@ struct ListDeleteCommand: PositionalCommand {
     }
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        let items = try session.store.deleteList(name)
+        let items = try await session.store.deleteList(name)
         session.show(
             .message(
                 "deleted list \(LineTokenizer.quote(name)) and its \(items) item\(items == 1 ? "" : "s")",

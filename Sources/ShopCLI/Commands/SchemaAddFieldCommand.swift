@@ -33,7 +33,9 @@ struct SchemaAddFieldCommand: ShopCommand {
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
         let parsed = try Self.fieldType(fieldType)
         let indexFlags = try Self.indexFlags(flags)
-        try session.database.addField(FieldDefinition(field, parsed.type, flags: indexFlags, referencing: parsed.referencedType), to: type)
+        try await session.backend.applySchemaChanges([
+            .addField(recordType: type, FieldDefinition(field, parsed.type, flags: indexFlags, referencing: parsed.referencedType))
+        ])
         let spelled = parsed.referencedType.map { parsed.type.description.replacingOccurrences(of: "REFERENCE", with: "REFERENCE(\($0))") }
         session.show(
             .message(

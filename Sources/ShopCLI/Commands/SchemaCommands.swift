@@ -16,7 +16,7 @@ struct SchemaCommand: ShopCommand {
     )
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        let schema = try session.database.schema
+        let schema = try await session.backend.schema()
         session.show(.text(try schema.ckdb, json: Self.document(of: schema)))
         return .proceed
     }
@@ -57,7 +57,7 @@ struct SchemaExportCommand: ShopCommand {
     var file: String?
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        let text = try session.database.schema.ckdb
+        let text = try await session.backend.schema().ckdb
         guard let file else {
             session.show(.text(text, json: .members(["ckdb": .string(text)])))
             return .proceed
@@ -83,9 +83,9 @@ struct SchemaImportCommand: ShopCommand {
     var file: String
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        let changes = try session.database.importSchema(ckdb: try SourceFile.read(file))
-        let summary = changes.isEmpty ? "the schema already has everything in \(file)" : changes.map(\.description).joined(separator: "\n")
-        session.show(.message(summary, ["file": .string(file), "changes": .array(changes.map { .string($0.description) })]))
+        let changes = try await session.backend.importSchema(ckdb: try SourceFile.read(file))
+        let summary = changes.isEmpty ? "the schema already has everything in \(file)" : changes.joined(separator: "\n")
+        session.show(.message(summary, ["file": .string(file), "changes": .array(changes.map(JSONValue.string))]))
         return .proceed
     }
 }
@@ -98,7 +98,7 @@ struct SchemaHistoryCommand: ShopCommand {
     )
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        let rows = try session.database.schemaHistory().map { entry in
+        let rows = try await session.backend.schemaHistory().map { entry in
             JSONValue.members(["version": .number(entry.version), "appliedAt": .string(Timestamp.format(entry.appliedAt)), "change": .string(entry.change)])
         }
         let columns: [CommandOutput.Column] = [.init("version"), .init("appliedAt", header: "applied at"), .init("change")]
@@ -118,7 +118,7 @@ struct SchemaAddTypeCommand: ShopCommand {
     var type: String
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        try session.database.addRecordType(RecordType(type))
+        try await session.backend.applySchemaChanges([.addRecordType(RecordType(type))])
         session.show(.message("added record type \(type)", ["recordType": .string(type)]))
         return .proceed
     }
@@ -132,7 +132,7 @@ struct SchemaGraphQLCommand: ShopCommand {
     )
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        let definition = try await session.queryEngine.schemaDefinitionLanguage()
+        let definition = try await session.backend.schemaDefinitionLanguage()
         session.show(.text(definition, json: .members(["graphql": .string(definition)])))
         return .proceed
     }

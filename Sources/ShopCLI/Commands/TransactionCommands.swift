@@ -11,7 +11,7 @@ struct TransactionsCommand: ShopCommand {
     )
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        let rows = try session.database.transactions().map { stored in
+        let rows = try await session.backend.transactions().map { stored in
             JSONValue.members(["id": .string(stored.id), "createdAt": .string(Timestamp.format(stored.createdAt))])
         }
         session.show(.rows(rows, columns: [.init("id"), .init("createdAt", header: "created at")], whenEmpty: "no stored transactions"))
@@ -39,23 +39,16 @@ struct TransactionShowCommand: ShopCommand {
     var id: String
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        let stored = try session.database.transaction(id: id)
+        let stored = try await session.backend.transaction(id: id)
         session.show(
             .record(
                 .members([
                     "id": .string(stored.id),
                     "createdAt": .string(Timestamp.format(stored.createdAt)),
-                    "request": Self.document(stored.request),
-                    "result": Self.document(stored.result),
+                    "request": stored.request,
+                    "result": stored.result,
                 ])))
         return .proceed
-    }
-
-    /// Stored JSON text as a value; JSON text kept as a JSON string is unwrapped once.
-    private static func document(_ text: String) -> JSONValue {
-        let value = JSONValue(parsing: text) ?? .string(text)
-        if case .string(let inner) = value, let nested = JSONValue(parsing: inner) { return nested }
-        return value
     }
 }
 
@@ -70,7 +63,7 @@ struct TransactionDeleteCommand: ShopCommand {
     var id: String
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        try session.database.deleteTransaction(id: id)
+        try await session.backend.deleteTransaction(id: id)
         session.show(.message("deleted transaction \(id)", ["transaction": .string(id)]))
         return .proceed
     }

@@ -25,23 +25,28 @@ protocol CompletionNames {
     func fieldNames(of recordType: String) -> [String]
 }
 
-/// A session's names, read from its database (a failure offers nothing).
+/// A session's names, read from its backend (a failure offers nothing). libedit asks
+/// synchronously, so each look-up waits for the backend (``BlockingCall``).
 struct SessionCompletionNames: CompletionNames {
     let session: ShopSession
 
     func listNames() -> [String] {
-        (try? session.store.listNames()) ?? []
+        BlockingCall.run { (try? await session.store.listNames()) ?? [] }
     }
 
     func itemNames(inList list: String) -> [String] {
-        (try? session.store.itemNames(in: list)) ?? []
+        BlockingCall.run { (try? await session.store.itemNames(in: list)) ?? [] }
     }
 
     func recordTypes() -> [String] {
-        ((try? session.database.schema.recordTypes) ?? []).filter { !$0.isCloudKitSystemType }.map(\.name)
+        schema().map { $0.recordTypes.filter { !$0.isCloudKitSystemType }.map(\.name) } ?? []
     }
 
     func fieldNames(of recordType: String) -> [String] {
-        ((try? session.database.schema.recordType(named: recordType)?.userFields) ?? []).map(\.name)
+        schema()?.recordType(named: recordType)?.userFields.map(\.name) ?? []
+    }
+
+    private func schema() -> Schema? {
+        BlockingCall.run { try? await session.backend.schema() }
     }
 }

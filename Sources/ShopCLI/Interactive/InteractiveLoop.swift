@@ -23,7 +23,7 @@ struct InteractiveLoop {
         let completer = Completer(names: SessionCompletionNames(session: session))
         var continuing = false
         editor.complete = { completer.complete($0, inGraphQL: continuing) }
-        session.console.print("shop: \(session.database.path ?? "in-memory database") — type help for the commands, Ctrl-D to leave")
+        session.console.print("shop: \(session.backend.location) — type help for the commands, Ctrl-D to leave")
         var number = 0
         while true {
             continuing = runner.isPending

@@ -31,26 +31,65 @@ public enum Shop {
             console.writeError("\(errorStyle.errorLabel("error:")) invalidArguments: \(ShopOptions.message(for: error))\nusage: \(ShopOptions.usageString())\n")
             return 1
         }
-        let session: ShopSession
+        let interruption = Interruption()
+        let backend: any ShopBackend
         do {
-            let path = try DatabaseLocation.path(option: options.db, environment: environment)
-            session = ShopSession(
-                database: options.readOnly ? try RecordDatabase.readOnly(path: path) : try RecordDatabase(path: path), console: console,
-                printsJSON: options.json, keepsGoing: options.keepGoing,
-                style: TextStyle.forStream(isTerminal: console.outputIsTerminal, environment: environment),
-                errorStyle: errorStyle,
-                pager: Pager.make(environment: environment, enabled: console.outputIsTerminal && !options.noPager),
-                interruption: Interruption()
-            )
+            backend = try await openBackend(options, environment: environment, console: console, interruption: interruption)
         } catch {
             console.writeError("\(errorStyle.errorLabel("error:")) \(RecordError.shownDescription(of: error))\n")
             return 1
         }
-        if !options.readOnly, let refusal = session.store.adoptShoppingRules() {
+        let session = ShopSession(
+            backend: backend, console: console,
+            printsJSON: options.json, keepsGoing: options.keepGoing,
+            style: TextStyle.forStream(isTerminal: console.outputIsTerminal, environment: environment),
+            errorStyle: errorStyle,
+            pager: Pager.make(environment: environment, enabled: console.outputIsTerminal && !options.noPager),
+            interruption: interruption
+        )
+        if !options.readOnly, let database = backend.localDatabase, let refusal = ShoppingStore.adoptShoppingRules(in: database) {
             console.writeError(
                 "warning: the shopping rules (unique, non-empty list and item names) are not enforced on this database yet: \(refusal.sentence)\n")
         }
-        if handlesSIGINT { session.interruption.installForSIGINT(database: session.database) }
+        if handlesSIGINT { session.interruption.installForSIGINT(database: backend.localDatabase) }
+        let status = await run(options, arguments: arguments, in: session, environment: environment)
+        await backend.close()
+        return status
+    }
+
+    /// Opens the database file, or connects to the server that `--server` or `$SHOP_SERVER`
+    /// names (checking that it answers and takes the credential).
+    private static func openBackend(
+        _ options: ShopOptions, environment: [String: String], console: Console, interruption: Interruption
+    ) async throws -> any ShopBackend {
+        let settings =
+            options.db == nil ? try ServerSettings.resolve(server: options.server, token: options.token, database: options.database, environment: environment) : nil
+        guard let settings else {
+            if options.token != nil || options.database != nil {
+                throw RecordError(.invalidArguments, "--token and --database go with --server URL (or $SHOP_SERVER)")
+            }
+            let path = try DatabaseLocation.path(option: options.db, environment: environment)
+            return LocalBackend(database: options.readOnly ? try RecordDatabase.readOnly(path: path) : try RecordDatabase(path: path))
+        }
+        if options.singleTransaction {
+            throw RecordError(
+                .invalidArguments, "-1 runs the commands as one transaction of a database file; through a server each command is a transaction of its own")
+        }
+        if options.readOnly {
+            throw RecordError(.invalidArguments, "--read-only opens a database file; through a server, use a token that may only read (shop token create --api)")
+        }
+        let remote = RemoteBackend(connection: ServerConnection(settings: settings, interruption: interruption, console: console))
+        do {
+            try await remote.connect()
+        } catch {
+            await remote.close()
+            throw error
+        }
+        return remote
+    }
+
+    /// Runs the `-e` commands and `-f` files, or the prompt, or standard input, in `session`.
+    private static func run(_ options: ShopOptions, arguments: [String], in session: ShopSession, environment: [String: String]) async -> Int32 {
         let steps = options.steps(in: arguments)
         if options.singleTransaction {
             return await runAsOneTransaction(steps, in: session)
@@ -61,7 +100,7 @@ public enum Shop {
         if isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 {
             return await InteractiveLoop(session: session, environment: environment).run()
         }
-        let lines = StandardInput.lines(beforeWaiting: console.flush)
+        let lines = StandardInput.lines(beforeWaiting: session.console.flush)
         let result = await ScriptRunner.run(lines: lines, name: "<stdin>", in: session)
         if let refusal = lines.encodingError, let line = lines.invalidLine {
             session.reportError(RecordError.shownDescription(of: refusal), prefix: "<stdin>:\(line): ")
@@ -85,7 +124,7 @@ public enum Shop {
             var status: Int32
         }
         do {
-            return try await session.database.inOneTransaction {
+            return try await session.requireLocalDatabase(for: "-1").inOneTransaction {
                 let status = await run(steps, in: session)
                 if status != 0 { throw RolledBack(status: status) }
                 return status

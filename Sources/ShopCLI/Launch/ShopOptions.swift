@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// The `shop` command line (the README describes it):
-/// `shop [--db PATH] [--json] [-e COMMAND]... [-f FILE]... [--keep-going] [-1 | --single-transaction]
+/// `shop [--db PATH | --server URL [--token TOKEN] [--database public|private]] [--json] [-e COMMAND]... [-f FILE]... [--keep-going] [-1 | --single-transaction]
 /// [--read-only] [--no-pager] [--version]`.
 struct ShopOptions: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,6 +16,7 @@ struct ShopOptions: ParsableCommand {
               shop
               shop -e 'list add Groceries' -e 'item add Groceries Milk'
               shop --db /tmp/test.sqlite -f Scripts/examples/groceries.shop
+              shop --server http://127.0.0.1:8080 -e lists
               echo lists | shop
             """,
         version: "shop \(ShopVersion.current) (\(ShopVersion.date))"
@@ -27,6 +28,23 @@ struct ShopOptions: ParsableCommand {
             valueName: "path"
         ))
     var db: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A running shop serve to work against instead of a file. Default: $SHOP_SERVER (unless --db is given).",
+            valueName: "url"
+        ))
+    var server: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The server's bearer token. Default: $SHOP_TOKEN, else the file $XDG_CONFIG_HOME/shop/token (~/.config/shop/token).",
+            valueName: "token"
+        ))
+    var token: String?
+
+    @Option(help: ArgumentHelp("The server's database: public (the default) or private (the token's user's).", valueName: "public|private"))
+    var database: String?
 
     @Flag(help: "Print what each command shows as one JSON document on one line (a GraphQL response as it is).")
     var json = false
@@ -57,6 +75,9 @@ struct ShopOptions: ParsableCommand {
             throw ValidationError(
                 "--db '' names no file; give the database's path, or leave --db out for the default ($SHOP_DB, else ~/.local/share/shop/shop.sqlite)")
         }
+        if server != nil, db != nil {
+            throw ValidationError("--db and --server both name where the records are; give one")
+        }
         if singleTransaction, commands.isEmpty, files.isEmpty {
             throw ValidationError("-1 (--single-transaction) runs the -e commands and -f files as one transaction; give at least one")
         }
@@ -78,7 +99,7 @@ struct ShopOptions: ParsableCommand {
         var index = arguments.startIndex
         while index < arguments.endIndex, arguments[index] != "--" {
             let argument = arguments[index]
-            let takesNext = ["-e", "-f", "--db"].contains(argument)
+            let takesNext = ["-e", "-f", "--db", "--server", "--token", "--database"].contains(argument)
             if argument.hasPrefix("-e"), let command = commands.popFirst() {
                 steps.append(.command(command))
             } else if argument.hasPrefix("-f"), let file = files.popFirst() {

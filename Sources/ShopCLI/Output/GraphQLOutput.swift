@@ -8,7 +8,7 @@ enum GraphQLOutput {
     /// that a failing query fails its command. (A failed response has no data to tabulate:
     /// RecordQL answers all of a request or none of it.)
     static func run(_ document: String, in session: ShopSession) async throws(RecordError) {
-        let response = await session.queryEngine.execute(document)
+        let response = try await session.backend.execute(document)
         if session.printsJSON {
             session.console.print(response.json)
         } else if response.isSuccess {

@@ -24,15 +24,15 @@ public final class Interruption: Sendable {
 
     public init() {}
 
-    /// Makes SIGINT request an interruption (and interrupt `database`'s running statement)
-    /// instead of ending the process.
-    func installForSIGINT(database: RecordDatabase) {
+    /// Makes SIGINT request an interruption (and interrupt `database`'s running statement, for a
+    /// local database) instead of ending the process.
+    func installForSIGINT(database: RecordDatabase?) {
         signal(SIGINT, SIG_IGN)
         source.withLock { installed in
             let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
             source.setEventHandler { [self] in
                 request()
-                database.interrupt()
+                database?.interrupt()
             }
             source.resume()
             installed = source

@@ -1,12 +1,13 @@
 public import RecordKit
 import RecordQL
 
-/// What commands act on: one open database, the query-language engine (built on first use, so
-/// a command that needs no GraphQL never pays for its schema), and how to print.
+/// What commands act on: the records, in a database file or behind a server (``ShopBackend``),
+/// and how to print.
 ///
 /// Used by one task at a time: the REPL loop or the script runner that owns it.
 public final class ShopSession {
-    public let database: RecordDatabase
+    /// Where the records are.
+    let backend: any ShopBackend
     let console: Console
     /// Print what each command shows as one JSON document on a line instead of text (``show(_:)``).
     let printsJSON: Bool
@@ -22,24 +23,23 @@ public final class ShopSession {
     var sourceDepth = 0
     /// Ctrl-C while a command runs (see ``Interruption``).
     let interruption: Interruption
-    private var engine: RecordQLEngine?
 
     public convenience init(
         database: RecordDatabase, console: Console = .standard, printsJSON: Bool = false, keepsGoing: Bool = false,
         interruption: Interruption = Interruption()
     ) {
         self.init(
-            database: database, console: console, printsJSON: printsJSON, keepsGoing: keepsGoing, style: .plain, errorStyle: .plain, pager: nil,
+            backend: LocalBackend(database: database), console: console, printsJSON: printsJSON, keepsGoing: keepsGoing, style: .plain, errorStyle: .plain, pager: nil,
             interruption: interruption
         )
     }
 
     init(
-        database: RecordDatabase, console: Console, printsJSON: Bool, keepsGoing: Bool, style: TextStyle, errorStyle: TextStyle, pager: Pager?,
+        backend: any ShopBackend, console: Console, printsJSON: Bool, keepsGoing: Bool, style: TextStyle, errorStyle: TextStyle, pager: Pager?,
         interruption: Interruption
     ) {
         self.interruption = interruption
-        self.database = database
+        self.backend = backend
         self.console = console
         self.printsJSON = printsJSON
         self.keepsGoing = keepsGoing
@@ -91,17 +91,21 @@ public final class ShopSession {
         console.writeError("\(prefix)\(errorStyle.errorLabel("error:")) \(message)\n\(details)")
     }
 
-    /// The GraphQL engine over ``database``, made when first asked for.
-    var queryEngine: RecordQLEngine {
-        if let engine { return engine }
-        let made = RecordQLEngine(database: database)
-        engine = made
-        return made
+    /// Whether a local backend has made its GraphQL engine (start-up and plain commands leave it
+    /// unmade).
+    var hasQueryEngine: Bool { (backend as? LocalBackend)?.hasQueryEngine ?? false }
+
+    /// The shopping-list operations over ``backend``.
+    var store: ShoppingStore { ShoppingStore(backend: backend) }
+
+    /// The database file, or `invalidArguments` saying that `command` needs one: what only a
+    /// file can do is refused through a server.
+    func requireLocalDatabase(for command: String) throws(RecordError) -> RecordDatabase {
+        guard let database = backend.localDatabase else {
+            throw RecordError(
+                .invalidArguments,
+                "\(command) works on a database file, not through a server (\(backend.location)); run it with --db on the server's machine")
+        }
+        return database
     }
-
-    /// Whether ``queryEngine`` has been made (start-up and plain commands leave it unmade).
-    var hasQueryEngine: Bool { engine != nil }
-
-    /// The shopping-list operations over ``database``.
-    var store: ShoppingStore { ShoppingStore(database: database) }
 }

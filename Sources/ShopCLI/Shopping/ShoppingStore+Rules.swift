@@ -6,7 +6,7 @@ extension ShoppingStore {
     /// schema path. Returns `nil` when the database has them now, or the engine's refusal
     /// (naming the records that break a rule) for the caller to show as a warning: the
     /// database then stays usable as it is, and the rules are tried again on the next start.
-    func adoptShoppingRules() -> RecordError? {
+    static func adoptShoppingRules(in database: RecordDatabase) -> RecordError? {
         do {
             let changes = try database.schema.changes(to: try Schema.shopping).filter { change in
                 switch change {

@@ -1,35 +1,17 @@
 import RecordKit
 import RecordQL
 
-/// Shopping lists and their items, addressed by name, over RecordKit.
+/// Shopping lists and their items, addressed by name, over a ``ShopBackend``.
 ///
 /// A list is a `Lists` record with a unique `name`; an item is an `Items` record whose `name` is
 /// unique within its list and whose `list` is a DELETE_SELF reference to it, so deleting a list
 /// deletes its items. recordNames are generated UUIDs. Names are found with queries on the
-/// QUERYABLE `name` fields, and each operation runs in one transaction: a failed one changes
-/// nothing.
+/// QUERYABLE `name` fields; each change is then one atomic write (``ShopBackend/apply(_:)``),
+/// and the schema's `UNIQUE` rules refuse a duplicate that another client added in between.
 struct ShoppingStore {
     static let listType = "Lists"
     static let itemType = "Items"
-    let database: RecordDatabase
-
-    /// `database.read`, typed: the bodies here throw only RecordKit's errors.
-    func read<T>(_ body: (RecordTransaction) throws -> T) throws(RecordError) -> T {
-        do {
-            return try database.read(body)
-        } catch {
-            throw RecordError(wrapping: error)
-        }
-    }
-
-    /// `database.write`, typed.
-    func write<T>(_ body: (RecordTransaction) throws -> T) throws(RecordError) -> T {
-        do {
-            return try database.write(body)
-        } catch {
-            throw RecordError(wrapping: error)
-        }
-    }
+    let backend: any ShopBackend
 
     /// A list and how many items it has.
     struct ListSummary: Equatable {
@@ -37,125 +19,88 @@ struct ShoppingStore {
         var itemCount: Int
     }
 
-    /// Every list, by name, with its item count: one statement, each count an aggregate over
-    /// the list's items (`Lists { name ItemsAggregate { count } }`) read from the
-    /// `(list, …)` index.
-    func lists() throws(RecordError) -> [ListSummary] {
-        let count = Aggregation([Aggregation.Member("count", .count)])
-        let projection = Projection([
-            Projection.Member("name", .field("name")),
-            Projection.Member("items", .aggregate(recordType: Self.itemType, field: "list", predicate: .all, count)),
-        ])
-        let json = try read { transaction in
-            try transaction.json(Query(Self.listType, sort: [SortDescriptor("name")]), projection: projection)
-        }
-        guard case .array(let lists)? = JSONValue(parsing: json) else {
-            throw RecordError(.internalError, "the lists could not be read back from their JSON")
-        }
-        return lists.map { list in
-            let name: String = if case .string(let name)? = list["name"] { name } else { "" }
-            let items: Int = if case .number(let text)? = list["items"]?["count"] { Int(text) ?? 0 } else { 0 }
-            return ListSummary(name: name, itemCount: items)
-        }
+    /// Every list, by name, with its item count.
+    func lists() async throws(RecordError) -> [ListSummary] {
+        try await backend.listSummaries()
     }
 
-    /// Creates the list `name`; `serverRecordChanged` if one has that name already.
-    func addList(_ name: String) throws(RecordError) {
+    /// Creates the list `name`; `schemaViolation` if one has that name already.
+    func addList(_ name: String) async throws(RecordError) {
         try Self.checkName(name, of: "list")
-        try write { transaction in
-            try transaction.requireNoList(named: name)
-            _ = try transaction.apply(.create(Record(Self.listType, fields: ["name": .string(name)])))
-        }
+        try await requireNoList(named: name)
+        _ = try await backend.apply(.create(Record(Self.listType, fields: ["name": .string(name)])))
     }
 
     /// Renames list `name` to `newName`.
-    func renameList(_ name: String, to newName: String) throws(RecordError) {
+    func renameList(_ name: String, to newName: String) async throws(RecordError) {
         try Self.checkName(newName, of: "list")
-        try write { transaction in
-            let list = try transaction.list(named: name)
-            if newName != name { try transaction.requireNoList(named: newName) }
-            _ = try transaction.update(recordType: Self.listType, recordName: list.recordName, fields: ["name": .string(newName)])
-        }
+        let list = try await list(named: name)
+        if newName != name { try await requireNoList(named: newName) }
+        _ = try await backend.apply(
+            .update(recordType: Self.listType, recordName: list.recordName, fields: ["name": .string(newName)], ifChangeTag: list.changeTag))
     }
 
     /// Deletes list `name` and, by cascade, its items; returns how many items went with it.
-    func deleteList(_ name: String) throws(RecordError) -> Int {
-        try write { transaction in
-            let list = try transaction.list(named: name)
-            return try transaction.delete(recordName: list.recordName).count - 1
-        }
+    func deleteList(_ name: String) async throws(RecordError) -> Int {
+        let list = try await list(named: name)
+        return try await backend.apply(.delete(recordName: list.recordName)).deletedRecordNames.count - 1
     }
 
     /// The items of list `name` matching `predicate`, in `sort` order (by name when empty).
-    func items(in name: String, matching predicate: Predicate = .all, sort: [SortDescriptor] = []) throws(RecordError) -> [Record] {
-        try read { transaction in
-            try transaction.records(matching: try transaction.itemsQuery(list: name, matching: predicate, sort: sort))
-        }
-    }
-
-    /// SQLite's plan for ``items(in:matching:sort:)``.
-    func explainItems(in name: String, matching predicate: Predicate = .all, sort: [SortDescriptor] = []) throws(RecordError) -> QueryExplanation {
-        try read { transaction in
-            try transaction.explain(try transaction.itemsQuery(list: name, matching: predicate, sort: sort))
-        }
+    func items(in name: String, matching predicate: Predicate = .all, sort: [SortDescriptor] = []) async throws(RecordError) -> [Record] {
+        try await backend.records(matching: try await itemsQuery(list: name, matching: predicate, sort: sort))
     }
 
     /// Adds item `name` to list `listName` with `assignments`.
-    func addItem(_ name: String, to listName: String, assignments: [FieldAssignment]) throws(RecordError) {
+    func addItem(_ name: String, to listName: String, assignments: [FieldAssignment]) async throws(RecordError) {
         try Self.checkName(name, of: "item")
-        try write { transaction in
-            let list = try transaction.list(named: listName)
-            let changes = try transaction.itemChanges(assignments)
-            if let field = changes.name != nil ? "name" : changes.list != nil ? "list" : nil {
-                throw RecordError(
-                    .invalidArguments,
-                    "item add takes the list and the item's name as its arguments, not \(field)=; to rename or move an item later: item set LIST NAME \(field)=NEW",
-                    recordType: Self.itemType, field: field
-                )
-            }
-            try transaction.requireNoItem(named: name, in: list)
-            var item = Record(Self.itemType, fields: ["name": .string(name), "list": .reference(Reference(list.recordName, action: .deleteSelf))])
-            for case (let field, let value?) in changes.fields {
-                item.fields[field] = value
-            }
-            _ = try transaction.apply(.create(item))
+        let list = try await list(named: listName)
+        let changes = try await itemChanges(assignments)
+        if let field = changes.name != nil ? "name" : changes.list != nil ? "list" : nil {
+            throw RecordError(
+                .invalidArguments,
+                "item add takes the list and the item's name as its arguments, not \(field)=; to rename or move an item later: item set LIST NAME \(field)=NEW",
+                recordType: Self.itemType, field: field
+            )
         }
+        try await requireNoItem(named: name, in: list)
+        var item = Record(Self.itemType, fields: ["name": .string(name), "list": .reference(Reference(list.recordName, action: .deleteSelf))])
+        for case (let field, let value?) in changes.fields {
+            item.fields[field] = value
+        }
+        _ = try await backend.apply(.create(item))
     }
 
     /// Changes fields of item `name` of list `listName` (`list=OTHER` moves it to list OTHER).
-    func setItem(_ name: String, in listName: String, assignments: [FieldAssignment]) throws(RecordError) {
+    func setItem(_ name: String, in listName: String, assignments: [FieldAssignment]) async throws(RecordError) {
         guard !assignments.isEmpty else {
             throw RecordError(.invalidArguments, "item set needs at least one FIELD=VALUE (for example number=2)")
         }
-        try write { transaction in
-            let list = try transaction.list(named: listName)
-            let item = try transaction.item(named: name, in: list)
-            let changes = try transaction.itemChanges(assignments)
-            let newName = changes.name ?? name
-            let newList = changes.list ?? list
-            if newName != name || newList.recordName != list.recordName {
-                try transaction.requireNoItem(named: newName, in: newList)
-            }
-            _ = try transaction.update(recordType: Self.itemType, recordName: item.recordName, fields: changes.fields)
+        let list = try await list(named: listName)
+        let item = try await item(named: name, in: list)
+        let changes = try await itemChanges(assignments)
+        let newName = changes.name ?? name
+        let newList = changes.list ?? list
+        if newName != name || newList.recordName != list.recordName {
+            try await requireNoItem(named: newName, in: newList)
         }
+        _ = try await backend.apply(.update(recordType: Self.itemType, recordName: item.recordName, fields: changes.fields, ifChangeTag: item.changeTag))
     }
 
     /// Deletes item `name` of list `listName`.
-    func deleteItem(_ name: String, in listName: String) throws(RecordError) {
-        try write { transaction in
-            let item = try transaction.item(named: name, in: try transaction.list(named: listName))
-            _ = try transaction.delete(recordName: item.recordName)
-        }
+    func deleteItem(_ name: String, in listName: String) async throws(RecordError) {
+        let item = try await item(named: name, in: try await list(named: listName))
+        _ = try await backend.apply(.delete(recordName: item.recordName))
     }
 
     /// The names of every list, for completion.
-    func listNames() throws(RecordError) -> [String] {
-        try database.records(matching: Query(Self.listType, sort: [SortDescriptor("name")])).map(\.name)
+    func listNames() async throws(RecordError) -> [String] {
+        try await backend.records(matching: Query(Self.listType, sort: [SortDescriptor("name")])).map(\.name)
     }
 
     /// The names of the items of list `name`, for completion.
-    func itemNames(in name: String) throws(RecordError) -> [String] {
-        try items(in: name).map(\.name)
+    func itemNames(in name: String) async throws(RecordError) -> [String] {
+        try await items(in: name).map(\.name)
     }
 
     private static func checkName(_ name: String, of kind: String) throws(RecordError) {

@@ -1,0 +1,145 @@
+import Foundation
+import RecordKit
+import RecordQL
+
+/// RecordKit's queries, records and operations as GraphQL documents and variables, and the
+/// records of a GraphQL response read back: how ``RemoteBackend`` speaks to the server's
+/// `…/graphql` with the engine's own types.
+enum GraphQLRecords {
+    /// The system fields and every user field of `type`, as a GraphQL selection that reads back
+    /// into a ``Record`` (``record(_:of:)``).
+    static func selection(of type: RecordType) -> String {
+        (["recordName", "recordType", "createdAt", "modifiedAt", "changeTag"] + type.userFields.map(fieldSelection)).joined(separator: " ")
+    }
+
+    private static func fieldSelection(_ field: FieldDefinition) -> String {
+        switch field.type.elementType ?? field.type {
+        case .reference: "\(field.name) { recordName }"
+        case .location: "\(field.name) { latitude longitude }"
+        case .asset: "\(field.name) { size sha256 }"
+        default: field.name
+        }
+    }
+
+    /// `{ records: T(predicate: $predicate, sort: […], limit: N) { … } }` for `query`; the
+    /// predicate (NSPredicate format, printed by RecordKit) rides in a variable.
+    static func document(for query: Query, type: RecordType) -> (document: String, variables: JSONValue) {
+        var arguments: [String] = []
+        var members: [JSONValue.Member] = []
+        if query.predicate != .all {
+            arguments.append("predicate: $predicate")
+            members.append(JSONValue.Member(key: "predicate", value: .string(query.predicate.description)))
+        }
+        if !query.sort.isEmpty {
+            arguments.append("sort: [" + query.sort.map { "{\($0.key): \($0.ascending ? "ASC" : "DESC")}" }.joined(separator: ", ") + "]")
+        }
+        if let limit = query.limit { arguments.append("limit: \(limit)") }
+        let header = members.isEmpty ? "query" : "query($predicate: String)"
+        let call = arguments.isEmpty ? query.recordType : "\(query.recordType)(\(arguments.joined(separator: ", ")))"
+        return ("\(header) { records: \(call) { \(selection(of: type)) } }", .object(members))
+    }
+
+    /// The records under `key` of a response's data, typed by `type`.
+    static func records(_ data: JSONValue, key: String, of type: RecordType) throws(RecordError) -> [Record] {
+        guard case .array(let items)? = data[key] else {
+            throw RecordError(.internalError, "the server's answer has no list of \(type.name) records")
+        }
+        var records: [Record] = []
+        for item in items {
+            records.append(try record(item, of: type))
+        }
+        return records
+    }
+
+    /// One record of a response, its values typed by the schema.
+    static func record(_ object: JSONValue, of type: RecordType) throws(RecordError) -> Record {
+        guard case .string(let recordName)? = object["recordName"] else {
+            throw RecordError(.internalError, "a \(type.name) record in the server's answer has no recordName")
+        }
+        var record = Record(type.name, recordName: recordName)
+        if case .string(let text)? = object["createdAt"] { record.createdAt = Timestamp.parse(text) }
+        if case .string(let text)? = object["modifiedAt"] { record.modifiedAt = Timestamp.parse(text) }
+        if case .string(let tag)? = object["changeTag"] { record.changeTag = tag }
+        for field in type.userFields {
+            if let json = object[field.name], let value = value(json, type: field.type) { record.fields[field.name] = value }
+        }
+        return record
+    }
+
+    /// A response's JSON value as a RecordKit value of `type`; `nil` for `null` (and for a
+    /// reference whose record is gone: GraphQL resolves it to `null`).
+    static func value(_ json: JSONValue, type: FieldType) -> Value? {
+        switch (type, json) {
+        case (_, .null): return nil
+        case (.list(let element), .array(let items)): return .list(items.compactMap { value($0, type: element) })
+        case (.string, .string(let text)): return .string(text)
+        case (.int64, .number(let text)), (.number(preferred: .int64), .number(let text)):
+            return Int64(text).map(Value.int64) ?? Double(text).map(Value.double)
+        case (.double, .number(let text)), (.number, .number(let text)): return Int64(text).map(Value.int64) ?? Double(text).map(Value.double)
+        case (.timestamp, .string(let text)): return Timestamp.parse(text).map(Value.timestamp)
+        case (.bytes, .string(let text)): return Data(base64Encoded: text).map(Value.bytes)
+        case (.reference, .object):
+            guard case .string(let name)? = json["recordName"] else { return nil }
+            return .reference(Reference(name))
+        case (.location, .object):
+            guard case .number(let latitude)? = json["latitude"], case .number(let longitude)? = json["longitude"],
+                let lat = Double(latitude), let lon = Double(longitude)
+            else { return nil }
+            return .location(Location(latitude: lat, longitude: lon))
+        case (.asset, .object):
+            guard case .number(let size)? = json["size"], case .string(let sha)? = json["sha256"], let bytes = Int(size) else { return nil }
+            return .asset(Asset(size: bytes, sha256: sha))
+        default: return nil
+        }
+    }
+
+    /// A RecordKit value as GraphQL input: numbers as numbers, TIMESTAMP as ISO-8601 text,
+    /// BYTES as base64, a REFERENCE as `{recordName, action}`, LOCATION as `{latitude, longitude}`.
+    static func input(_ value: Value) -> JSONValue {
+        switch value {
+        case .string(let text): .string(text)
+        case .int64(let number): .number(number)
+        case .double(let number): .number(number)
+        case .timestamp(let date): .string(Timestamp.format(date))
+        case .bytes(let data): .string(data.base64EncodedString())
+        case .reference(let reference):
+            .members(["recordName": .string(reference.recordName), "action": .string(reference.action == .deleteSelf ? "DELETE_SELF" : "NONE")])
+        case .location(let location): .members(["latitude": .number(location.latitude), "longitude": .number(location.longitude)])
+        case .asset(let asset): .members(["size": .number(asset.size), "sha256": .string(asset.sha256)])
+        case .list(let values): .array(values.map(input))
+        }
+    }
+
+    /// `deleteT(recordName:)`, listing every recordName removed (the cascade too) under `result`.
+    static func deleteMutation(recordType: String, recordName: String) -> (document: String, variables: JSONValue) {
+        (
+            "mutation($recordName: ID!) { result: delete\(recordType)(recordName: $recordName) { deleted } }",
+            .members(["recordName": .string(recordName)])
+        )
+    }
+
+    /// The mutation that applies `operation`, with its variables; the saved record or the
+    /// deleted recordNames come back under `result`.
+    static func mutation(for operation: RecordOperation, schema: Schema) throws(RecordError) -> (document: String, variables: JSONValue) {
+        switch operation {
+        case .create(let record):
+            let type = try schema.requireRecordType(record.recordType)
+            let fields = JSONValue.object(record.fields.sorted { $0.key < $1.key }.map { JSONValue.Member(key: $0.key, value: input($0.value)) })
+            return (
+                "mutation($recordName: ID, $fields: \(record.recordType)Input!) { result: create\(record.recordType)(recordName: $recordName, fields: $fields) { \(selection(of: type)) } }",
+                .members(["recordName": .string(record.recordName), "fields": fields])
+            )
+        case .update(let recordType, let recordName, let fields, let changeTag):
+            let type = try schema.requireRecordType(recordType)
+            let values = JSONValue.object(fields.sorted { $0.key < $1.key }.map { JSONValue.Member(key: $0.key, value: $0.value.map(input) ?? .null) })
+            return (
+                "mutation($recordName: ID!, $tag: String, $fields: \(recordType)Input!) { result: update\(recordType)(recordName: $recordName, ifChangeTag: $tag, fields: $fields) { \(selection(of: type)) } }",
+                .members(["recordName": .string(recordName), "tag": changeTag.map(JSONValue.string) ?? .null, "fields": values])
+            )
+        case .delete:
+            throw RecordError(.internalError, "a delete is sent with deleteMutation(recordType:recordName:)")
+        case .save:
+            throw RecordError(.internalError, "a save of a whole record is not sent to a server by the REPL")
+        }
+    }
+}

@@ -1,0 +1,225 @@
+import Foundation
+import NIOHTTP1
+import RecordKit
+import RecordQL
+
+/// A `shop serve` reached over HTTP (``ServerConnection``): reads and writes are GraphQL requests
+/// to the database's `…/graphql`; the schema and the stored transactions come from its
+/// `…/schema` and `…/transactions` endpoints.
+///
+/// Every write carries a fresh transaction ID (`Idempotency-Key`), so a retry after a dropped
+/// connection is applied once and answered with the stored result.
+final class RemoteBackend: ShopBackend {
+    let connection: ServerConnection
+    private var cachedSchema: (schema: Schema, version: Int, at: ContinuousClock.Instant)?
+
+    init(connection: ServerConnection) {
+        self.connection = connection
+    }
+
+    var location: String { connection.settings.url }
+    var localDatabase: RecordDatabase? { nil }
+
+    /// How long a schema read from the server is used before it is read again: another client
+    /// may add fields meanwhile.
+    static let schemaLifetime = Duration.seconds(2)
+
+    /// Checks that the server answers and accepts the credential (reading its schema).
+    func connect() async throws(RecordError) {
+        _ = try await freshSchema()
+    }
+
+    func close() async {
+        await connection.close()
+    }
+
+    func schema() async throws(RecordError) -> Schema {
+        if let cachedSchema, ContinuousClock.now - cachedSchema.at < Self.schemaLifetime { return cachedSchema.schema }
+        return try await freshSchema()
+    }
+
+    private func freshSchema() async throws(RecordError) -> Schema {
+        let answer = try await json(try await send(.GET, "schema"))
+        guard case .string(let text)? = answer["ckdb"] else {
+            throw RecordError(.internalError, "the server at \(location) sent no schema; is it a shop serve?")
+        }
+        let version: Int = if case .number(let number)? = answer["version"] { Int(number) ?? 0 } else { 0 }
+        let schema = try Schema(ckdb: text)
+        cachedSchema = (schema, version, ContinuousClock.now)
+        return schema
+    }
+
+    func records(matching query: Query) async throws(RecordError) -> [Record] {
+        let type = try await schema().requireRecordType(query.recordType)
+        let (document, variables) = GraphQLRecords.document(for: query, type: type)
+        return try GraphQLRecords.records(try await data(document, variables: variables), key: "records", of: type)
+    }
+
+    func fetch(recordNames: [String]) async throws(RecordError) -> [Record] {
+        guard !recordNames.isEmpty else { return [] }
+        let types = try await schema().recordTypes.filter { !$0.isCloudKitSystemType }
+        let fields = types.enumerated().map { index, type in
+            "t\(index): \(type.name)(where: {recordName: {in: $names}}) { \(GraphQLRecords.selection(of: type)) }"
+        }
+        let answer = try await data(
+            "query($names: [ID!]!) { \(fields.joined(separator: " ")) }", variables: .members(["names": .array(recordNames.map(JSONValue.string))]))
+        var found: [Record] = []
+        for (index, type) in types.enumerated() {
+            found += try GraphQLRecords.records(answer, key: "t\(index)", of: type)
+        }
+        return found
+    }
+
+    func count(matching query: Query) async throws(RecordError) -> Int {
+        let predicate = query.predicate == .all ? nil : query.predicate.description
+        let answer = try await data(
+            "query($predicate: String) { result: \(query.recordType)Aggregate(predicate: $predicate) { count } }",
+            variables: .members(["predicate": predicate.map(JSONValue.string) ?? .null]))
+        guard case .number(let text)? = answer["result"]?["count"], let count = Int(text) else {
+            throw RecordError(.internalError, "the server's answer has no count")
+        }
+        return count
+    }
+
+    func listSummaries() async throws(RecordError) -> [ShoppingStore.ListSummary] {
+        let answer = try await data("{ lists: Lists(sort: [{name: ASC}]) { name items: ItemsAggregate { count } } }", variables: .object([]))
+        return try ShoppingStore.ListSummary.decode(answer["lists"]?.text ?? "null", countKey: "items")
+    }
+
+    func apply(_ operation: RecordOperation) async throws(RecordError) -> OperationResult {
+        let schema = try await schema()
+        let mutation: (document: String, variables: JSONValue)
+        var deletedType: RecordType?
+        if case .delete(let recordName) = operation {
+            guard let target = try await fetch(recordNames: [recordName]).first else {
+                throw RecordError(.unknownItem, "there is no record named '\(recordName)'", recordName: recordName)
+            }
+            mutation = GraphQLRecords.deleteMutation(recordType: target.recordType, recordName: recordName)
+            deletedType = try schema.requireRecordType(target.recordType)
+        } else {
+            mutation = try GraphQLRecords.mutation(for: operation, schema: schema)
+        }
+        let answer = try await data(mutation.document, variables: mutation.variables, transactionID: UUID().uuidString.lowercased())
+        if deletedType != nil {
+            guard case .array(let names)? = answer["result"]?["deleted"] else {
+                throw RecordError(.internalError, "the server's answer to a delete lists no deleted records")
+            }
+            return .deleted(names.compactMap { if case .string(let name) = $0 { name } else { nil } })
+        }
+        guard let object = answer["result"], case .string(let type)? = object["recordType"] else {
+            throw RecordError(.internalError, "the server's answer has no saved record")
+        }
+        return .saved(try GraphQLRecords.record(object, of: try schema.requireRecordType(type)))
+    }
+
+    func execute(_ document: String) async throws(RecordError) -> GraphQLResponse {
+        // A mutation anywhere in the document makes it a write; the server ignores the key of a query.
+        let isMutation = document.contains("mutation")
+        let body = JSONValue.members(["query": .string(document)])
+        return try await graphQL(body, transactionID: isMutation ? UUID().uuidString.lowercased() : nil)
+    }
+
+    func explain(_ document: String) async throws(RecordError) -> String {
+        _ = document
+        throw RecordError(
+            .invalidArguments,
+            "explain shows the plan of the database it runs on; the server at \(location) does not send its plans: run explain with --db on the server's machine")
+    }
+
+    func schemaDefinitionLanguage() async throws(RecordError) -> String {
+        try RecordQLSchema(try await schema()).sdl
+    }
+
+    func applySchemaChanges(_ changes: [SchemaChange]) async throws(RecordError) {
+        let target = try await freshSchema().applying(changes)
+        _ = try await importSchema(ckdb: try target.ckdb)
+    }
+
+    func importSchema(ckdb text: String) async throws(RecordError) -> [String] {
+        let answer = try await json(try await send(.POST, "schema", body: .members(["ckdb": .string(text)])))
+        cachedSchema = nil
+        guard case .array(let changes)? = answer["changes"] else { return [] }
+        return changes.compactMap { if case .string(let change) = $0 { change } else { nil } }
+    }
+
+    func schemaHistory() async throws(RecordError) -> [SchemaHistoryRow] {
+        guard case .array(let entries)? = try await json(try await send(.GET, "schema/history"))["history"] else { return [] }
+        return entries.map { entry in
+            SchemaHistoryRow(version: Self.int(entry["version"]), appliedAt: Self.date(entry["appliedAt"]), change: Self.string(entry["change"]))
+        }
+    }
+
+    func transactions() async throws(RecordError) -> [TransactionRow] {
+        guard case .array(let entries)? = try await json(try await send(.GET, "transactions"))["transactions"] else { return [] }
+        return entries.map(Self.transaction).sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+    }
+
+    func transaction(id: String) async throws(RecordError) -> TransactionRow {
+        Self.transaction(try await json(try await send(.GET, "transactions/" + Self.pathSegment(id))))
+    }
+
+    func deleteTransaction(id: String) async throws(RecordError) {
+        _ = try await send(.DELETE, "transactions/" + Self.pathSegment(id))
+    }
+
+    // MARK: Requests
+
+    /// Sends a request to the database's `path` and returns the answer of a 2xx status, or
+    /// throws the server's error in the REPL's terms.
+    private func send(_ method: HTTPMethod, _ path: String, body: JSONValue? = nil) async throws(RecordError) -> ServerResponse {
+        let request = ServerRequest(method: method, url: connection.settings.endpoint(path), body: body.map { Data($0.text.utf8) })
+        let response = try await connection.send(request)
+        guard (200..<300).contains(response.status) else { throw ServerErrors.error(of: response, url: location) }
+        return response
+    }
+
+    /// The `data` of a GraphQL request's successful response, or its first error.
+    private func data(_ document: String, variables: JSONValue, transactionID: String? = nil) async throws(RecordError) -> JSONValue {
+        let response = try await graphQL(.members(["query": .string(document), "variables": variables]), transactionID: transactionID)
+        if let failure = GraphQLOutput.failure(of: response) { throw failure }
+        guard let data = JSONValue(parsing: response.json)?["data"] else {
+            throw RecordError(.internalError, "the server at \(location) answered without data")
+        }
+        return data
+    }
+
+    /// Posts a GraphQL request; the response as the server sent it, its errors read from it.
+    private func graphQL(_ body: JSONValue, transactionID: String?) async throws(RecordError) -> GraphQLResponse {
+        let request = ServerRequest(method: .POST, url: connection.settings.endpoint("graphql"), body: Data(body.text.utf8), transactionID: transactionID)
+        let response = try await connection.send(request)
+        guard let text = String(data: response.body, encoding: .utf8), let document = JSONValue(parsing: text), document["errors"] != nil || document["data"] != nil
+        else {
+            throw ServerErrors.error(of: response, url: location)
+        }
+        if [401, 403].contains(response.status) { throw ServerErrors.error(of: response, url: location) }
+        return GraphQLResponse(json: text, errors: ServerErrors.graphQLErrors(in: document), isReplay: response.isReplay)
+    }
+
+    private func json(_ response: ServerResponse) async throws(RecordError) -> JSONValue {
+        guard let text = String(data: response.body, encoding: .utf8), let value = JSONValue(parsing: text) else {
+            throw RecordError(.internalError, "the server at \(location) answered with something that is not JSON")
+        }
+        return value
+    }
+
+    private static func pathSegment(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? text
+    }
+
+    private static func transaction(_ entry: JSONValue) -> TransactionRow {
+        TransactionRow(id: string(entry["id"]), createdAt: date(entry["createdAt"]), request: entry["request"] ?? .null, result: entry["response"] ?? .null)
+    }
+
+    private static func int(_ value: JSONValue?) -> Int {
+        if case .number(let text)? = value { Int(text) ?? 0 } else { 0 }
+    }
+
+    private static func string(_ value: JSONValue?) -> String {
+        if case .string(let text)? = value { text } else { "" }
+    }
+
+    /// Milliseconds since 1970, as the service writes times.
+    private static func date(_ value: JSONValue?) -> Date {
+        if case .number(let text)? = value, let milliseconds = Double(text) { Date(timeIntervalSince1970: milliseconds / 1000) } else { Date(timeIntervalSince1970: 0) }
+    }
+}

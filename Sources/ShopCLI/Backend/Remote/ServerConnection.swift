@@ -1,0 +1,202 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import RecordKit
+
+/// One request to the server: its method, URL, JSON body, and for a write the transaction ID
+/// that every attempt sends as `Idempotency-Key`.
+struct ServerRequest: Sendable {
+    var method: HTTPMethod
+    var url: String
+    var body: Data?
+    var transactionID: String?
+}
+
+/// The server's answer to a ``ServerRequest``.
+struct ServerResponse: Sendable {
+    var status: Int
+    var body: Data
+    /// `Idempotent-Replayed: true`: the stored result of a transaction that ran before.
+    var isReplay: Bool
+}
+
+/// HTTP to one `shop serve`, through async-http-client: a pool of kept-alive connections,
+/// connect and read timeouts, TLS for https:// URLs.
+///
+/// ``send(_:)`` retries a request whose connection failed or dropped, with backoff
+/// (``RetrySchedule``), until the retry budget is spent: a write with the same transaction ID, so
+/// that the server applies it once and answers a retry with its stored result. Each retry is
+/// reported on standard error; Ctrl-C (``Interruption``) abandons the request.
+final class ServerConnection {
+    let settings: ServerSettings
+    private let client: HTTPClient
+    private let interruption: Interruption
+    private let console: Console
+    /// Whether the server has answered once: before that, a refused connection means a wrong
+    /// URL or a server that is not running, and is not retried.
+    private var hasAnswered = false
+
+    init(settings: ServerSettings, interruption: Interruption, console: Console) {
+        self.settings = settings
+        self.interruption = interruption
+        self.console = console
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = HTTPClient.Configuration.Timeout(
+            connect: .seconds(5), read: TimeAmount.milliseconds(settings.requestTimeout.milliseconds))
+        var pool = HTTPClient.Configuration.ConnectionPool(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 4)
+        // A failed connection attempt is this client's to retry (and to report), not the pool's.
+        pool.retryConnectionEstablishment = false
+        configuration.connectionPool = pool
+        configuration.redirectConfiguration = .disallow
+        configuration.decompression = .disabled
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    /// Closes the pool's connections.
+    func close() async {
+        try? await client.shutdown()
+    }
+
+    /// Sends `request` until the server answers (whatever the status), retrying failed and
+    /// dropped connections.
+    ///
+    /// - Throws: ``RecordError`` `internalError` naming the URL and what to do when the server
+    ///   cannot be reached, the retries ran out, or Ctrl-C abandoned them.
+    func send(_ request: ServerRequest) async throws(RecordError) -> ServerResponse {
+        var schedule = RetrySchedule(budget: settings.retryBudget)
+        var attempt = 1
+        var lastFailure: TransportFailure?
+        while true {
+            let failure: TransportFailure
+            do {
+                let response = try await attemptOnce(request)
+                hasAnswered = true
+                if response.status == 409, request.transactionID != nil {
+                    failure = .stillRunning
+                } else {
+                    if let lastFailure { reportRecovery(request, response: response, after: lastFailure, attempts: attempt) }
+                    return response
+                }
+            } catch is Abandoned {
+                throw abandoned(request)
+            } catch {
+                failure = TransportFailure(error)
+            }
+            if failure == .refused, !hasAnswered {
+                throw RecordError(
+                    .internalError,
+                    "cannot reach the server at \(settings.url) (\(failure.account)); check that shop serve is running there and that the URL is right")
+            }
+            guard failure.isRetryable else {
+                throw RecordError(.internalError, "cannot talk to the server at \(settings.url): \(failure.account); check the URL's scheme and the server's certificate")
+            }
+            guard let wait = schedule.next() else { throw exhausted(request, failure: failure, elapsed: schedule.elapsed) }
+            lastFailure = failure
+            attempt += 1
+            console.writeError(
+                "shop: \(failure.account) (\(settings.url)); retrying in \(Self.seconds(wait))"
+                    + (request.transactionID.map { " with the same transaction ID \($0)" } ?? "") + ", attempt \(attempt)\n")
+            do {
+                try await sleep(wait)
+            } catch {
+                throw abandoned(request)
+            }
+        }
+    }
+
+    /// Ctrl-C while a request was under way or waiting to be retried.
+    private struct Abandoned: Error {}
+
+    /// One attempt, abandoned when Ctrl-C is pressed while it is under way.
+    private func attemptOnce(_ request: ServerRequest) async throws -> ServerResponse {
+        let http = httpRequest(for: request)
+        let client = self.client
+        let timeout = TimeAmount.milliseconds(settings.requestTimeout.milliseconds)
+        let interruption = self.interruption
+        return try await withThrowingTaskGroup(of: ServerResponse?.self) { group in
+            group.addTask {
+                let response = try await client.execute(http, timeout: timeout)
+                let body = try await response.body.collect(upTo: Self.maximumResponseSize)
+                return ServerResponse(
+                    status: Int(response.status.code), body: Data(body.readableBytesView),
+                    isReplay: response.headers.first(name: "Idempotent-Replayed")?.lowercased() == "true")
+            }
+            group.addTask {
+                while !interruption.isRequested { try await Task.sleep(for: .milliseconds(50)) }
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let response = first else { throw Abandoned() }
+            return response
+        }
+    }
+
+    /// The largest answer read: a response limit far above the service's own.
+    static let maximumResponseSize = 512 << 20
+
+    private func httpRequest(for request: ServerRequest) -> HTTPClientRequest {
+        var http = HTTPClientRequest(url: request.url)
+        http.method = request.method
+        http.headers.add(name: "Accept", value: "application/graphql-response+json, application/json;q=0.9")
+        http.headers.add(name: "User-Agent", value: "shop/\(ShopVersion.current)")
+        if let token = settings.token { http.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        if let id = request.transactionID { http.headers.add(name: "Idempotency-Key", value: id) }
+        if let body = request.body {
+            http.headers.add(name: "Content-Type", value: "application/json")
+            http.body = .bytes(ByteBuffer(bytes: body))
+        }
+        return http
+    }
+
+    /// Sleeps `duration`, throwing when Ctrl-C is pressed meanwhile.
+    private func sleep(_ duration: Duration) async throws {
+        let end = ContinuousClock.now + duration
+        while ContinuousClock.now < end {
+            if interruption.isRequested { throw Abandoned() }
+            try await Task.sleep(for: min(.milliseconds(50), end - ContinuousClock.now))
+        }
+        if interruption.isRequested { throw Abandoned() }
+    }
+
+    private func reportRecovery(_ request: ServerRequest, response: ServerResponse, after failure: TransportFailure, attempts: Int) {
+        let outcome: String
+        if request.transactionID == nil {
+            outcome = "the server answered attempt \(attempts)"
+        } else if response.isReplay {
+            outcome = "the server had applied the write once already; its stored result follows"
+        } else {
+            outcome = "the server applied the write on attempt \(attempts) (the earlier attempts never reached it)"
+        }
+        console.writeError("shop: \(outcome)\n")
+    }
+
+    /// Ctrl-C abandoned `request`: says so on standard error (the runner then reports the
+    /// cancelled command), naming the transaction ID of a write to check.
+    private func abandoned(_ request: ServerRequest) -> RecordError {
+        let account =
+            request.transactionID.map {
+                "the write to \(settings.url) was abandoned; it may have been applied: check with: transaction show \($0)"
+            } ?? "the request to \(settings.url) was abandoned"
+        console.writeError("shop: interrupted: \(account)\n")
+        return RecordError(.internalError, "interrupted: \(account)")
+    }
+
+    private func exhausted(_ request: ServerRequest, failure: TransportFailure, elapsed: Duration) -> RecordError {
+        let write = request.transactionID.map { "; the write may have been applied: once the server answers, check with: transaction show \($0)" } ?? ""
+        return RecordError(
+            .internalError,
+            "gave up after \(Self.seconds(elapsed)) of retries: \(failure.account) (\(settings.url)); check that the server is running and reachable\(write)")
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        String(format: "%.1f s", Double(duration.milliseconds) / 1000)
+    }
+}
+
+extension Duration {
+    /// The duration in whole milliseconds.
+    var milliseconds: Int64 {
+        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import RecordKit
+import RecordQL
+
+/// The server's refusals in the REPL's terms: a GraphQL error's `extensions.code` is one of
+/// RecordKit's codes already; a CloudKit-shaped `{"serverErrorCode","reason"}` is mapped back to
+/// the code the engine raised; a refused credential says how to pass one.
+enum ServerErrors {
+    /// The errors of a GraphQL response document.
+    static func graphQLErrors(in document: JSONValue) -> [GraphQLResponseError] {
+        guard case .array(let entries)? = document["errors"] else { return [] }
+        return entries.map { entry in
+            let message: String = if case .string(let text)? = entry["message"] { text } else { "the server reported an error" }
+            let code: RecordError.Code =
+                if case .string(let text)? = entry["extensions"]?["code"] { RecordError.Code(rawValue: text) ?? cloudKitCode(text) } else { .internalError }
+            var locations: [GraphQLResponseError.Location] = []
+            if case .array(let items)? = entry["locations"] {
+                for item in items {
+                    if case .number(let line)? = item["line"], case .number(let column)? = item["column"], let line = Int(line), let column = Int(column) {
+                        locations.append(GraphQLResponseError.Location(line: line, column: column))
+                    }
+                }
+            }
+            return GraphQLResponseError(code, message, locations: locations)
+        }
+    }
+
+    /// The error a non-2xx answer carries.
+    static func error(of response: ServerResponse, url: String) -> RecordError {
+        let document = String(data: response.body, encoding: .utf8).flatMap(JSONValue.init(parsing:))
+        let serverCode: String? = if case .string(let code)? = document?["serverErrorCode"] { code } else { nil }
+        let reason: String? =
+            if case .string(let text)? = document?["reason"] { text } else { graphQLErrors(in: document ?? .null).first?.message }
+        switch response.status {
+        case 401, 421:
+            return RecordError(
+                .invalidArguments,
+                "the server at \(url) refused the credential (\(reason ?? "no token")); pass a token with --token, $SHOP_TOKEN or the token file, made on the server with: shop token create --admin"
+            )
+        case 403:
+            return RecordError(
+                .invalidArguments,
+                "the server at \(url) does not let this token do that (\(reason ?? "access denied")); use a token made with: shop token create --admin")
+        default:
+            if let first = document.map(graphQLErrors(in:))?.first, serverCode == nil {
+                return RecordError(first.code, first.message)
+            }
+            guard let reason else {
+                return RecordError(.internalError, "the server at \(url) answered \(response.status) without saying why; see its log")
+            }
+            return RecordError(serverCode.map(cloudKitCode) ?? .internalError, reason)
+        }
+    }
+
+    /// The engine's code behind a CloudKit `serverErrorCode` (the service maps the other way).
+    static func cloudKitCode(_ code: String) -> RecordError.Code {
+        switch code {
+        case "NOT_FOUND", "ZONE_NOT_FOUND": .unknownItem
+        case "CONFLICT", "EXISTS": .serverRecordChanged
+        case "VALIDATING_REFERENCE_ERROR": .referenceViolation
+        case "QUOTA_EXCEEDED", "THROTTLED": .limitExceeded
+        case "BAD_REQUEST", "ACCESS_DENIED", "AUTHENTICATION_FAILED", "AUTHENTICATION_REQUIRED": .invalidArguments
+        default: .internalError
+        }
+    }
+}

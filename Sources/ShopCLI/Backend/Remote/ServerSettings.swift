@@ -1,0 +1,67 @@
+import Foundation
+import RecordKit
+
+/// Where `shop --server` sends its requests and with which credential: the server's URL, the
+/// database (`public` or `private`) of the `development` environment, and the bearer token.
+struct ServerSettings: Equatable {
+    /// The server's URL as given, without a trailing slash (`http://127.0.0.1:8080`).
+    var url: String
+    /// `public` or `private`.
+    var database: String
+    /// The bearer token; never printed.
+    var token: String?
+    /// How long one request may take before it counts as dropped and is retried.
+    var requestTimeout: Duration
+    /// How long a request is retried after connection failures before giving up.
+    var retryBudget: Duration
+
+    /// The container `shop serve` answers for unless told otherwise.
+    static let container = "iCloud.shop"
+
+    /// The URL of the database's `endpoint` (`graphql`, `transactions/ID`, `schema`).
+    func endpoint(_ path: String) -> String {
+        "\(url)/database/1/\(Self.container)/development/\(database)/\(path)"
+    }
+
+    /// The settings for `--server URL [--token T] [--database D]`: the URL from the option or
+    /// `$SHOP_SERVER`, the token from the option, `$SHOP_TOKEN`, or the token file
+    /// (``tokenFile(environment:)``). `nil` when no server is named.
+    static func resolve(
+        server: String?, token: String?, database: String?, environment: [String: String]
+    ) throws(RecordError) -> ServerSettings? {
+        guard let server = server ?? environment["SHOP_SERVER"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
+        guard let url = URL(string: server), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
+        else {
+            throw RecordError(.invalidArguments, "--server '\(server)' is not an http:// or https:// URL; give the address shop serve prints, e.g. http://127.0.0.1:8080")
+        }
+        let database = database ?? "public"
+        guard database == "public" || database == "private" else {
+            throw RecordError(.invalidArguments, "--database is public or private, not '\(database)'")
+        }
+        let token = token ?? environment["SHOP_TOKEN"].flatMap { $0.isEmpty ? nil : $0 } ?? readTokenFile(environment: environment)
+        var trimmed = server
+        while trimmed.hasSuffix("/") { trimmed.removeLast() }
+        return ServerSettings(
+            url: trimmed, database: database, token: token,
+            requestTimeout: seconds(environment["SHOP_SERVER_TIMEOUT"], default: 10),
+            retryBudget: seconds(environment["SHOP_SERVER_RETRY"], default: 30)
+        )
+    }
+
+    /// The token file: `$XDG_CONFIG_HOME/shop/token`, else `~/.config/shop/token`.
+    static func tokenFile(environment: [String: String]) -> String? {
+        if let config = environment["XDG_CONFIG_HOME"], !config.isEmpty { return config + "/shop/token" }
+        return environment["HOME"].map { $0 + "/.config/shop/token" }
+    }
+
+    private static func readTokenFile(environment: [String: String]) -> String? {
+        guard let path = tokenFile(environment: environment), let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return token.isEmpty ? nil : token
+    }
+
+    private static func seconds(_ text: String?, default value: Double) -> Duration {
+        let seconds = text.flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil } ?? value
+        return .milliseconds(Int64(seconds * 1000))
+    }
+}

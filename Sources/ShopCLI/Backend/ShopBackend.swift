@@ -1,0 +1,71 @@
+import Foundation
+import RecordKit
+import RecordQL
+
+/// Where a session's records live: a database file (``LocalBackend``) or a `shop serve` reached
+/// over HTTP (``RemoteBackend``). Commands speak only to this, so each is written once and prints
+/// the same lines either way.
+///
+/// Reads may be repeated freely; each ``apply(_:)`` is one atomic write, which a remote backend
+/// sends with a transaction ID of its own so that a retry after a dropped connection is applied
+/// once.
+protocol ShopBackend: AnyObject {
+    /// The database file's path or the server's URL, as the prompt's banner and errors name it.
+    var location: String { get }
+    /// The database file, for what only a file can do (`-1`, `import`, `explain items`); `nil`
+    /// through a server.
+    var localDatabase: RecordDatabase? { get }
+
+    /// Ends the session: closes connections.
+    func close() async
+
+    /// The current schema.
+    func schema() async throws(RecordError) -> Schema
+    /// The records `query` matches, in its order.
+    func records(matching query: Query) async throws(RecordError) -> [Record]
+    /// The records with these recordNames that exist.
+    func fetch(recordNames: [String]) async throws(RecordError) -> [Record]
+    /// How many records `query` matches.
+    func count(matching query: Query) async throws(RecordError) -> Int
+    /// Every list, by name, with its item count, in one query.
+    func listSummaries() async throws(RecordError) -> [ShoppingStore.ListSummary]
+    /// Applies `operation` in one transaction.
+    func apply(_ operation: RecordOperation) async throws(RecordError) -> OperationResult
+    /// Runs a GraphQL document typed at the prompt (a query or a mutation).
+    func execute(_ document: String) async throws(RecordError) -> GraphQLResponse
+    /// The query-language engine's plan for a GraphQL query.
+    func explain(_ document: String) async throws(RecordError) -> String
+    /// The GraphQL schema generated from the record types, in GraphQL's SDL.
+    func schemaDefinitionLanguage() async throws(RecordError) -> String
+
+    /// Applies additive schema changes, all or none.
+    func applySchemaChanges(_ changes: [SchemaChange]) async throws(RecordError)
+    /// Merges the CKDB schema `text` into the schema, additively; returns what changed, described.
+    func importSchema(ckdb text: String) async throws(RecordError) -> [String]
+    /// Every schema change applied, oldest first.
+    func schemaHistory() async throws(RecordError) -> [SchemaHistoryRow]
+
+    /// The stored transactions (idempotent writes), oldest first.
+    func transactions() async throws(RecordError) -> [TransactionRow]
+    /// One stored transaction.
+    func transaction(id: String) async throws(RecordError) -> TransactionRow
+    /// Forgets a stored transaction.
+    func deleteTransaction(id: String) async throws(RecordError)
+}
+
+/// One entry of `schema history`.
+struct SchemaHistoryRow: Equatable {
+    var version: Int
+    var appliedAt: Date
+    var change: String
+}
+
+/// A stored transaction as `transactions` and `transaction show` print it.
+struct TransactionRow: Equatable {
+    var id: String
+    var createdAt: Date
+    /// The request as stored.
+    var request: JSONValue
+    /// The result returned to the first run and every retry.
+    var result: JSONValue
+}

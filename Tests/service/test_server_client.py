@@ -1,0 +1,249 @@
+"""`shop --server URL`: the REPL's commands against a running `shop serve`, with the same output
+as against a file, and writes that survive dropped connections (retried with their transaction
+ID, applied once), through a fault-injecting proxy on loopback."""
+
+import json
+import os
+import pathlib
+import random
+import subprocess
+import tempfile
+import time
+
+import httpx
+import pytest
+
+from conftest import ROOT, SHOP
+from fault_proxy import FaultProxy, header
+
+GROCERIES = ROOT / "Scripts" / "examples" / "groceries.shop"
+STATE = "{ Lists(sort: [{name: ASC}]) { name Items(sort: [{name: ASC}]) { name number } } }"
+LIST_NAMES = "{ Lists(sort: [{name: ASC}]) { name } }"
+
+
+def run_shop(*arguments, env=None, input=None, timeout=120):
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("SHOP_")}
+    environment.update(env or {})
+    return subprocess.run([SHOP, *arguments], capture_output=True, text=True, timeout=timeout, env=environment, input=input)
+
+
+def remote(server, *arguments, url=None, env=None, **options):
+    return run_shop("--server", url or server.url, "--token", server.token, *arguments, env=env, **options)
+
+
+def server_state(server, query=STATE):
+    response = httpx.post(f"{server.url}/graphql", json={"query": query}, headers={"Authorization": f"Bearer {server.token}"}, timeout=30)
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert "errors" not in body, body
+    return body["data"]
+
+
+def proxy_to(server, decide):
+    host, port = server.url.removeprefix("http://").split(":")
+    return FaultProxy(host, int(port), decide)
+
+
+def fault_first_write(kind):
+    """A policy that faults the first request carrying an Idempotency-Key and passes the rest."""
+    seen = {"faulted": False}
+
+    def decide(request, connection):
+        if header(request, "Idempotency-Key") and not seen["faulted"]:
+            seen["faulted"] = True
+            return kind
+        return "pass"
+    return decide
+
+
+def test_the_groceries_story_prints_the_same_through_a_server_and_leaves_the_same_data(fresh_server, tmp_path):
+    local_db = tmp_path / "local.sqlite"
+    local = run_shop("--db", str(local_db), "-f", str(GROCERIES))
+    served = remote(fresh_server, "-f", str(GROCERIES))
+    assert local.returncode == 0, local.stderr
+    assert served.returncode == 0, served.stderr
+    assert served.stdout == local.stdout
+    assert served.stderr == local.stderr == ""
+    local_state = run_shop("--db", str(local_db), "--json", "-e", STATE)
+    assert json.loads(local_state.stdout)["data"] == server_state(fresh_server)
+    assert remote(fresh_server, "-e", "schema").stdout == run_shop("--db", str(local_db), "-e", "schema").stdout
+
+
+def test_json_and_error_lines_match_a_file(fresh_server, tmp_path):
+    commands = ["list add Groceries", "item add Groceries Milk", "item add Groceries Milk", "items Nowhere",
+                "item set Groceries Milk colour=red", "list delete Nowhere", "count Items", "lists",
+                "{ Lists { name } }", "item show Groceries Milk"]
+    arguments = ["--json", "--keep-going"] + [word for command in commands for word in ("-e", command)]
+    local = run_shop("--db", str(tmp_path / "l.sqlite"), *arguments)
+    served = remote(fresh_server, *arguments)
+    assert served.returncode == local.returncode == 1
+    assert served.stderr == local.stderr
+
+    def without_system_fields(value):
+        if isinstance(value, dict):
+            return {k: without_system_fields(v) for k, v in value.items() if k not in ("recordName", "createdAt", "modifiedAt", "changeTag")}
+        if isinstance(value, list):
+            return [without_system_fields(v) for v in value]
+        return value
+
+    def documents(text):
+        return [without_system_fields(json.loads(line)) for line in text.splitlines()]
+    assert documents(served.stdout) == documents(local.stdout)
+
+
+@pytest.mark.parametrize("kind, account", [
+    ("drop_after", "the server had applied the write once already; its stored result follows"),
+    ("drop_before", "the server applied the write on attempt 2 (the earlier attempts never reached it)"),
+    ("stall", "the server had applied the write once already; its stored result follows"),
+])
+def test_a_faulted_write_is_retried_with_its_transaction_id_and_applied_once(fresh_server, kind, account):
+    proxy = proxy_to(fresh_server, fault_first_write(kind))
+    try:
+        run = remote(fresh_server, "-e", "list add Groceries", "-e", "lists", url=proxy.url, env={"SHOP_SERVER_TIMEOUT": "1.5"})
+    finally:
+        proxy.close()
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("added list Groceries\n")
+    assert run.stdout.count("Groceries") == 2
+    assert "retrying in" in run.stderr and "with the same transaction ID" in run.stderr
+    assert account in run.stderr
+    assert len(proxy.faults(kind)) == 1
+    assert server_state(fresh_server, LIST_NAMES)["Lists"] == [{"name": "Groceries"}]
+
+
+def test_200_random_commands_through_a_proxy_dropping_30_percent_of_connections_match_a_model(fresh_server):
+    rng = random.Random(13)
+    plans = {}
+
+    def decide(request, connection):
+        # Each connection carries a few requests; 30% of them end by dropping one (before or
+        # after the server saw it), the others by closing cleanly after an answer.
+        if connection not in plans:
+            plans[connection] = [rng.randrange(6), rng.choice(["drop_before", "drop_after"]) if rng.random() < 0.3 else "pass_close"]
+        plan = plans[connection]
+        if plan[0] == 0:
+            return plan[1]
+        plan[0] -= 1
+        return "pass"
+
+    model, commands = {}, []
+    for round_number in range(200):
+        lists = sorted(model)
+        choice = rng.random()
+        if not lists or choice < 0.15:
+            name = f"L{round_number}"
+            model[name] = {}
+            commands.append(f"list add {name}")
+        elif choice < 0.2 and len(lists) > 2:
+            name = rng.choice(lists)
+            del model[name]
+            commands.append(f"list delete {name}")
+        elif choice < 0.25:
+            name, new = rng.choice(lists), f"R{round_number}"
+            model[new] = model.pop(name)
+            commands.append(f"list rename {name} {new}")
+        else:
+            name = rng.choice(lists)
+            items = model[name]
+            if items and choice < 0.45:
+                item = rng.choice(sorted(items))
+                del items[item]
+                commands.append(f"item delete {name} {item}")
+            elif items and choice < 0.7:
+                item, number = rng.choice(sorted(items)), rng.randrange(1, 9)
+                items[item] = number
+                commands.append(f"item set {name} {item} number={number}")
+            else:
+                item = f"I{round_number}"
+                items[item] = None
+                commands.append(f"item add {name} {item}")
+    assert remote(fresh_server, "-e", "schema add-field Items number INT64").returncode == 0
+    proxy = proxy_to(fresh_server, decide)
+    started = time.monotonic()
+    try:
+        run = remote(fresh_server, url=proxy.url, input="\n".join(commands) + "\n", timeout=120)
+    finally:
+        proxy.close()
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert time.monotonic() - started < 60
+    assert len(run.stdout.splitlines()) == 200
+    assert proxy.faults("drop_before") and proxy.faults("drop_after")
+    expected = [{"name": name, "Items": [{"name": item, "number": number} for item, number in sorted(items.items())]}
+                for name, items in sorted(model.items())]
+    assert server_state(fresh_server)["Lists"] == expected
+
+
+def test_an_unreachable_server_is_a_clear_error_naming_the_url():
+    run = run_shop("--server", "http://127.0.0.1:9", "-e", "lists")
+    assert run.returncode == 1
+    assert run.stderr.startswith("error: internalError: cannot reach the server at http://127.0.0.1:9")
+    assert "shop serve is running there" in run.stderr
+
+
+def test_a_refused_credential_is_a_clear_error_that_does_not_echo_the_token(fresh_server):
+    wrong = "0" * 64
+    run = run_shop("--server", fresh_server.url, "--token", wrong, "-e", "lists")
+    assert run.returncode == 1
+    assert f"the server at {fresh_server.url} refused the credential" in run.stderr
+    assert wrong not in run.stderr + run.stdout
+
+
+def test_the_token_comes_from_the_environment_or_the_token_file(fresh_server, tmp_path):
+    assert run_shop("-e", "list add A", env={"SHOP_SERVER": fresh_server.url, "SHOP_TOKEN": fresh_server.token}).returncode == 0
+    (tmp_path / "shop").mkdir()
+    (tmp_path / "shop" / "token").write_text(fresh_server.token + "\n")
+    run = run_shop("--server", fresh_server.url, "-e", "lists", env={"XDG_CONFIG_HOME": str(tmp_path)})
+    assert run.returncode == 0, run.stderr
+    assert "A" in run.stdout
+
+
+def test_exhausted_retries_end_with_an_error_naming_the_transaction(fresh_server):
+    assert remote(fresh_server, "-e", "lists").returncode == 0
+    proxy = proxy_to(fresh_server, lambda request, connection: "drop_before" if header(request, "Idempotency-Key") else "pass")
+    try:
+        run = remote(fresh_server, "-e", "list add Never", url=proxy.url, env={"SHOP_SERVER_RETRY": "1.5"})
+    finally:
+        proxy.close()
+    assert run.returncode == 1
+    assert "gave up after" in run.stderr and proxy.url in run.stderr and "transaction show" in run.stderr
+    assert server_state(fresh_server, LIST_NAMES)["Lists"] == []
+
+
+def test_the_repl_through_a_server_completes_list_names_and_ctrl_c_abandons_a_retry(fresh_server, tmp_path):
+    import pexpect
+
+    assert remote(fresh_server, "-e", "list add 'Corner shop'", "-e", "list add Groceries").returncode == 0
+    mode = {"fault": "pass"}
+    proxy = proxy_to(fresh_server, lambda request, connection: mode["fault"] if header(request, "Idempotency-Key") else "pass")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SHOP_")}
+    env.update(HOME=str(tmp_path), TERM="xterm", LANG="C.UTF-8", PAGER="")
+    child = pexpect.spawn(SHOP, ["--server", proxy.url, "--token", fresh_server.token, "--no-pager"],
+                          env=env, encoding="utf-8", timeout=30, dimensions=(40, 200))
+    try:
+        child.expect_exact(f"shop: {proxy.url}")
+        child.expect_exact("shop> ")
+        # Tab completes a list name the server knows.
+        child.send("items Gro\t")
+        child.expect_exact("ceries ")
+        child.send("\r")
+        child.expect_exact("no items in Groceries")
+        child.expect_exact("shop> ")
+        # A write whose connections keep dropping is retried, visibly, until Ctrl-C abandons it.
+        mode["fault"] = "drop_before"
+        child.send("list add Never\r")
+        child.expect("retrying in .* with the same transaction ID")
+        child.send("\x03")
+        child.expect("interrupted: the write to .* was abandoned; it may have been applied: check with: transaction show")
+        child.expect_exact("cancelled (Ctrl-C)")
+        child.expect_exact("shop> ")
+        mode["fault"] = "pass"
+        child.send("lists\r")
+        child.expect(r"Groceries\s+0")
+        child.expect_exact("shop> ")
+        child.send("quit\r")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+        proxy.close()
+    assert child.exitstatus == 0
+    assert [entry["name"] for entry in server_state(fresh_server, LIST_NAMES)["Lists"]] == ["Corner shop", "Groceries"]
