@@ -39,10 +39,12 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            resources: [.embedInCode("Resources/shopping.ckdb")],
             swiftSettings: librarySettings
         ),
-        .target(name: "TestSupport", dependencies: ["RecordKit"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["RecordKit", "CSQLite"], path: "Tests/TestSupport",
+            resources: [.embedInCode("Resources/shopping.ckdb")]
+        ),
         .testTarget(name: "RecordKitTests", dependencies: ["RecordKit", "TestSupport"], exclude: ["Fixtures"]),
         .target(
             name: "RecordQL",
@@ -58,6 +60,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ],
+            resources: [.embedInCode("Resources/shopping.ckdb")],
             swiftSettings: librarySettings
         ),
         .target(
@@ -92,7 +95,10 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .executableTarget(
             name: "shop-bench",
-            dependencies: ["RecordKit", "RecordQL", "CSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "GraphQL", package: "GraphQL")]
+            dependencies: [
+                "RecordKit", "RecordQL", "ShopCLI", "CSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GraphQL", package: "GraphQL"),
+            ]
         ),
         .testTarget(name: "ShopBenchTests", dependencies: ["shop-bench", "shop", "TestSupport"]),
     ],

@@ -34,8 +34,11 @@ public enum Shop {
         let session: ShopSession
         do {
             let path = try DatabaseLocation.path(option: options.db, environment: environment)
+            let database =
+                options.readOnly
+                ? try RecordDatabase.readOnly(path: path) : try RecordDatabase(path: path, bootstrap: try ShoppingLists.schema)
             session = ShopSession(
-                database: options.readOnly ? try RecordDatabase.readOnly(path: path) : try RecordDatabase(path: path), console: console,
+                database: database, console: console,
                 printsJSON: options.json, keepsGoing: options.keepGoing,
                 style: TextStyle.forStream(isTerminal: console.outputIsTerminal, environment: environment),
                 errorStyle: errorStyle,
