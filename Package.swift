@@ -41,10 +41,12 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            resources: [.embedInCode("Resources/shopping.ckdb")],
             swiftSettings: librarySettings
         ),
-        .target(name: "TestSupport", dependencies: ["RecordKit"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["RecordKit", "CSQLite"], path: "Tests/TestSupport",
+            resources: [.embedInCode("Resources/shopping.ckdb")]
+        ),
         .testTarget(name: "RecordKitTests", dependencies: ["RecordKit", "TestSupport"], exclude: ["Fixtures"]),
         .target(
             name: "RecordQL",
@@ -63,6 +65,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
+            resources: [.embedInCode("Resources/shopping.ckdb")],
             swiftSettings: librarySettings
         ),
         .target(
@@ -102,7 +105,7 @@ let package = Package(
         .executableTarget(
             name: "shop-bench",
             dependencies: [
-                "RecordKit", "RecordQL", "CSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "RecordKit", "RecordQL", "ShopCLI", "CSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GraphQL", package: "GraphQL"),
             ]
         ),

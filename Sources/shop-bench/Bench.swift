@@ -1,6 +1,7 @@
 import Foundation
 import RecordKit
 import RecordQL
+import ShopCLI
 
 /// The databases the workloads run on: an engine database and a raw one with the same rows.
 final class Bench {
@@ -38,7 +39,7 @@ final class Bench {
         enginePath = folder.appendingPathComponent("engine.sqlite").path
         rawPath = folder.appendingPathComponent("raw.sqlite").path
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        engine = try RecordDatabase(path: enginePath)
+        engine = try RecordDatabase(path: enginePath, bootstrap: try ShoppingLists.schema)
         // As the story adds it: `schema add-field Items number INT64`, no index flags.
         try engine.addField(FieldDefinition("number", .int64), to: "Items")
         // The benchmark reads whole tables in one response (Lists { Items { name } } over every

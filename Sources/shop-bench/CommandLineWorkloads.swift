@@ -1,5 +1,6 @@
 import Foundation
 import RecordKit
+import ShopCLI
 
 /// The workloads of the `shop` program as a whole process, start to exit, each beside the same
 /// work through SQLite's own shell, `sqlite3`, also a whole process.
@@ -61,7 +62,7 @@ extension Bench {
 
     /// Both databases hold what the script made: the lists, the items, the numbers set.
     private func verifyScript(_ script: CommandScript, shopDatabase: String, rawDatabase: String) throws {
-        let database = try RecordDatabase(path: shopDatabase)
+        let database = try RecordDatabase(path: shopDatabase, bootstrap: try ShoppingLists.schema)
         let items = try database.records(matching: Query("Items"))
         try verify(try database.count(matching: Query("Lists")) == script.listCount, "shop made every list")
         try verify(items.count == script.additions, "shop made every item")

@@ -1,5 +1,6 @@
 import Foundation
 import RecordKit
+import ShopCLI
 
 extension Bench {
     /// Peak resident memory of a separate process iterating every Item through the engine API
@@ -26,7 +27,7 @@ extension Bench {
 /// The child side: iterate everything, then report peak resident size in MB.
 enum StreamAllItems {
     static func run(path: String) throws {
-        let db = try RecordDatabase(path: path)
+        let db = try RecordDatabase(path: path, bootstrap: try ShoppingLists.schema)
         var count = 0
         try db.forEachRecord(matching: Query("Items", sort: [SortDescriptor("name")])) { _ in count += 1 }
         print(String(format: "%.1f", peakResidentMegabytes()))

@@ -1,5 +1,6 @@
 import Foundation
 import RecordKit
+import ShopCLI
 
 /// The service rows of the benchmark: the release `shop serve` on loopback under `wrk`, beside
 /// PocketBase and datasette-graphql loaded with the same lists and items, in the same run (each
@@ -90,14 +91,14 @@ final class ServiceBench {
             shop.graphQLCreates(Self.mutationBatch, listForm: true),
         ]
         try await shop.checkWrites(writes)
-        let itemsBefore = try RecordDatabase(path: shop.databasePath).count(matching: Query("Items"))
+        let itemsBefore = try RecordDatabase(path: shop.databasePath, bootstrap: try ShoppingLists.schema).count(matching: Query("Items"))
         let written = try writes.map { try load($0, on: shop, connections: Self.writeConnections) }
         let (modify, aliased, listForm) = (written[0], written[1], written[2])
         var memory: [String: Double] = [:]
         for target in targets { memory[target.name] = try target.server.unwrapped("\(target.name)'s process").memory().peak }
         for target in targets { target.stop() }
         let created = modify.requests * Self.createsPerRequest + (aliased.requests + listForm.requests) * Self.mutationBatch
-        let itemsAfter = try RecordDatabase(path: shop.databasePath).count(matching: Query("Items"))
+        let itemsAfter = try RecordDatabase(path: shop.databasePath, bootstrap: try ShoppingLists.schema).count(matching: Query("Items"))
         // Requests still in flight when a load ends may have been applied without being counted.
         try verify(
             itemsAfter - itemsBefore >= created, "the write loads created every record they were answered for (\(itemsAfter - itemsBefore) of \(created))")
@@ -141,7 +142,7 @@ final class ServiceBench {
     /// Records per second of the engine's own `modify`, in process, in batches of the same
     /// creates (`batch` a batch) on the same database (the service stopped).
     private func engineModifyRate(batch size: Int) throws -> Double {
-        let database = try RecordDatabase(path: shop.databasePath)
+        let database = try RecordDatabase(path: shop.databasePath, bootstrap: try ShoppingLists.schema)
         let batches = max(10, loadSeconds * 2000 / size)
         let started = ContinuousClock.now
         for batch in 0..<batches {

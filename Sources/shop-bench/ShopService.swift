@@ -1,5 +1,6 @@
 import Foundation
 import RecordKit
+import ShopCLI
 
 /// The release `shop serve` on loopback over a data folder holding the benchmark's lists and
 /// items (filled through the engine's own bulk path, `modify`), with an `--admin` token.
@@ -26,7 +27,7 @@ final class ShopService: LoadTarget {
 
     func load(_ dataSet: ServiceDataSet) throws {
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        let database = try RecordDatabase(path: databasePath)
+        let database = try RecordDatabase(path: databasePath, bootstrap: try ShoppingLists.schema)
         try database.addField(FieldDefinition("number", .int64), to: "Items")
         try DataSet.fillEngine(database, items: 0..<dataSet.items)
         token = try shop.output(["token", "create", "--admin", "--data", self.data.path], in: folder)

@@ -1,5 +1,6 @@
 import Foundation
 import RecordKit
+import ShopCLI
 
 /// `import` and `export` of the `shop` program as whole processes: an import of a CSV file beside
 /// `sqlite3`'s own `.import` of the same file, and the peak memory of an export of every item.
@@ -35,13 +36,14 @@ extension Bench {
             repetitions: sizes.repetitions,
             engine: Timing.Side(prepare: {
                 try self.removeDatabase(engineTarget)
-                let empty = try RecordDatabase(path: engineTarget)
+                let empty = try RecordDatabase(path: engineTarget, bootstrap: try ShoppingLists.schema)
                 try empty.addField(FieldDefinition("number", .int64), to: "Items")
                 try empty.modify((0..<DataSet.listCount).map { .create(DataSet.listRecord($0)) })
             }) { try shop.run(["--db", engineTarget, "-e", "import Items \(file)"]) },
             raw: Timing.Side(prepare: { try self.removeDatabase(rawTarget) }) { try sqlite3.run(["-bail", rawTarget], input: rawScript) }
         )
-        try verify(try RecordDatabase(path: engineTarget).count(matching: Query("Items")) == rows, "shop imported every row")
+        try verify(
+            try RecordDatabase(path: engineTarget, bootstrap: try ShoppingLists.schema).count(matching: Query("Items")) == rows, "shop imported every row")
         let raw = try RawSQLite(path: rawTarget)
         let count = try raw.prepare("SELECT count(*) FROM items")
         count.bind([])

@@ -4,9 +4,15 @@ import ShopCLI
 
 // The `shop` executable: the service's commands (`shop serve`, `shop token …`) live in
 // RecordService, everything else in ShopCLI, so that both can be tested. A command line that is
-// not the service's goes to the REPL without touching the service.
+// not the service's goes to the REPL without touching the service. The service's new databases
+// get the REPL's shopping schema, which the executable hands it.
 let arguments = Array(CommandLine.arguments.dropFirst())
-if let status = await ServiceCommandLine.run(arguments) {
-    exit(status)
+do {
+    if let status = await ServiceCommandLine.run(arguments, newDatabaseSchema: try ShoppingLists.schema) {
+        exit(status)
+    }
+} catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    exit(1)
 }
 exit(await Shop.main(arguments: arguments, handlesSIGINT: true))

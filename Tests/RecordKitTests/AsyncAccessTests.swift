@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import RecordKit
@@ -49,15 +50,24 @@ import Testing
     }
 
     /// Another process holds the file's write lock. Many more async writes than the cooperative
-    /// pool has threads wait for it by suspending: meanwhile the database's writer thread is
-    /// free (a busy handler waiting inside SQLite would hold it until the lock is released) and
-    /// an unrelated task runs; once the lock is released every write lands.
+    /// pool has threads wait for it by suspending: once they are all retrying, the database's
+    /// writer thread is free (a busy handler waiting inside SQLite would hold it until the lock
+    /// is released), an unrelated task runs, and the writes go on retrying, all while the lock
+    /// is still held; once it is released every write lands.
+    ///
+    /// Nothing is timed: a loaded machine only makes it slower. Were a thread blocked while a
+    /// write waits, the probes could only finish after the other process let go (after five
+    /// minutes at most), and the test fails.
     @Test func asyncWritesWaitingForALockHeldByAnotherProcessSuspendInsteadOfBlocking() async throws {
         let file = TemporaryDatabase()
-        // Retried for long enough that a test suite starving this task for a while does not
-        // make the writes give up before the lock is released.
         _ = try file.open()
-        let db = try RecordDatabase(location: file.path, bootstrap: nil, trace: nil, busyRetryTime: .seconds(600))
+        // Every statement is traced, to see the writes try (`BEGIN IMMEDIATE`) and be refused.
+        // They retry for long enough that a test suite starving this task for a while does not
+        // make them give up before the lock is released.
+        let log = StatementLog()
+        let db = try RecordDatabase(location: file.path, bootstrap: .shopping, trace: { log.append($0) }, busyRetryTime: .seconds(600))
+        let writesBefore = log.statements.count { $0.hasPrefix("BEGIN IMMEDIATE") }
+        let attempts = { log.statements.count { $0.hasPrefix("BEGIN IMMEDIATE") } - writesBefore }
         let locker = try ExclusiveLockHolder(path: file.path, atMostSeconds: 300)
         let writers = ProcessInfo.processInfo.activeProcessorCount * 16
         let landed = EventLog()
@@ -72,23 +82,36 @@ import Testing
                 try await group.waitForAll()
             }
         }
-        // Let the writes reach the lock and start retrying.
-        try await Task.sleep(for: .milliseconds(300))
+        // However long a loaded machine takes, wait until the writes have been refused at least
+        // as many times as there are writes: from then on they are in their busy retries.
+        try await Self.waitUntil { attempts() >= writers }
+        let refusedBefore = attempts()
+        #expect(refusedBefore >= writers, "the writes reached the lock")
         let unrelated = await Task { (1...1000).reduce(0, +) }.value
         #expect(unrelated == 500_500)
-        let probe = try await db.writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "SELECT 1") }
-        #expect(probe == 1)
-        #expect(locker.isHoldingTheLock, "the writer thread and an unrelated task ran while the lock was held")
+        let probe = try await db.rawRowsOnWriter("SELECT 1")
+        #expect(probe == [["1"]])
+        try await Self.waitUntil { attempts() > refusedBefore }
+        #expect(attempts() > refusedBefore, "the writes went on retrying")
+        #expect(locker.isHoldingTheLock, "the writer thread and an unrelated task ran, and the writes retried, while the lock was held")
         #expect(landed.all.isEmpty, "no write got past the lock")
         locker.release()
         try await writes.value
         #expect(try await db.read { try $0.count(matching: Query("Lists")) } == writers)
     }
 
+    /// Returns once `condition` holds, or after four minutes (the caller's expectation then fails).
+    static func waitUntil(_ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(240)
+        while !condition(), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
     struct Oops: Error, Equatable {}
 
     @Test func theBodysOwnErrorIsRethrownUnchangedAndTheWriteRollsBack() async throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         #expect(throws: Oops()) {
             try db.write {
                 _ = try $0.apply(.create(Shopping.list("L1", "Groceries"))); throw Oops()
@@ -105,7 +128,7 @@ import Testing
     }
 
     @Test func theEnginesOwnErrorsComeOutAsRecordErrors() async throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         await #expect { try await db.read { try $0.records(matching: Query("Nope")) } } throws: {
             ($0 as? RecordError)?.code == .schemaViolation
         }
@@ -115,46 +138,37 @@ import Testing
 /// Another process holding `BEGIN EXCLUSIVE` on a database until told to let go (or for at most
 /// `atMostSeconds`).
 final class ExclusiveLockHolder: Sendable {
-    private let process: Process
-    private let input: Pipe
+    private let child: ChildProcess
 
     /// Starts the process and returns once it holds the lock.
     init(path: String, atMostSeconds: Int) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", "-c",
-            """
-            import select, sqlite3, sys
-            connection = sqlite3.connect(sys.argv[1], isolation_level=None)
-            connection.execute("BEGIN EXCLUSIVE")
-            print("locked", flush=True)
-            select.select([sys.stdin], [], [], float(sys.argv[2]))
-            connection.execute("COMMIT")
-            """,
-            path, String(atMostSeconds),
-        ]
-        let output = Pipe()
-        let input = Pipe()
-        process.standardOutput = output
-        process.standardInput = input
-        try process.run()
-        self.process = process
-        self.input = input
-        let line = output.fileHandleForReading.readData(ofLength: 7)
-        guard String(decoding: line, as: UTF8.self) == "locked\n" else {
-            process.terminate()
+        child = try ChildProcess(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                """
+                import select, sqlite3, sys
+                connection = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=60)
+                connection.execute("BEGIN EXCLUSIVE")
+                print("locked", flush=True)
+                select.select([sys.stdin], [], [], float(sys.argv[2]))
+                connection.execute("COMMIT")
+                """,
+                path, String(atMostSeconds),
+            ],
+            input: .pipe)
+        guard child.nextOutput(7, within: 60) == "locked\n" else {
+            child.kill()
             throw RecordError(.internalError, "the process holding the lock did not start")
         }
     }
 
     /// Whether the process still holds the lock.
-    var isHoldingTheLock: Bool { process.isRunning }
+    var isHoldingTheLock: Bool { child.isRunning }
 
     /// Lets go of the lock.
     func release() {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        _ = try? child.finish()
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import RecordKit
@@ -14,7 +15,7 @@ import Testing
         .save(Shopping.list("L1", "Stale"), ifChangeTag: "stale"),
     ])
     func aBatchWhoseThirdOperationFailsChangesNothing(failing: RecordOperation) throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.modify([.create(Shopping.list("L1", "Groceries")), .create(Shopping.item("I1", "Milk", in: "L1"))])
         let before = try db.contentDump()
         #expect(throws: RecordError.self) {
@@ -30,7 +31,7 @@ import Testing
     }
 
     @Test func aStaleChangeTagIsRejectedAndChangesNothing() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         let first = try db.save(Shopping.list("L1", "Groceries"))
         let second = try db.save(Shopping.list("L1", "Food"), ifChangeTag: first.changeTag)
         #expect(second.changeTag != first.changeTag)
@@ -46,7 +47,7 @@ import Testing
     }
 
     @Test func everySaveChangesTheChangeTag() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         var tags: Set<String?> = []
         for index in 0..<20 {
             tags.insert(try db.save(Shopping.list("L1", "v\(index)")).changeTag)
@@ -55,13 +56,13 @@ import Testing
     }
 
     @Test func creatingAnExistingRecordFails() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.create(Shopping.list("L1", "Groceries"))
         #expect { try db.create(Shopping.list("L1", "Again")) } throws: { ($0 as? RecordError)?.code == .serverRecordChanged }
     }
 
     @Test func creatingANameAnotherTypeHoldsFailsNamingThatType() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.create(Shopping.list("X", "Groceries"))
         #expect { try db.create(Shopping.item("X", "Milk", in: "X")) } throws: {
             ($0 as? RecordError)?.code == .invalidArguments && "\($0)".contains("already names a Lists record")
@@ -69,7 +70,7 @@ import Testing
     }
 
     @Test func aBatchCreatingOneNameTwiceAppliesNothing() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.create(Shopping.list("L1", "Groceries"))
         let before = try db.contentDump()
         #expect {
@@ -79,13 +80,13 @@ import Testing
     }
 
     @Test func recordNamesAreUniqueAcrossRecordTypes() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.save(Shopping.list("X", "Groceries"))
         #expect { try db.save(Shopping.item("X", "Milk", in: "X")) } throws: { ($0 as? RecordError)?.code == .invalidArguments }
     }
 
     @Test func aTransactionRetriedThreeTimesIsAppliedOnce() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.save(Shopping.list("L1", "Groceries"))
         let batch: [RecordOperation] = [.create(Shopping.item("I1", "Milk", in: "L1")), .create(Shopping.item("I2", "Eggs", in: "L1"))]
         let first = try db.modify(batch, transactionID: "tx-1")
@@ -102,7 +103,7 @@ import Testing
     }
 
     @Test func theSameTransactionIDWithAnotherRequestConflicts() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.modify([.create(Shopping.list("L1", "Groceries"))], transactionID: "tx-1")
         let before = try db.contentDump()
         #expect {
@@ -112,7 +113,7 @@ import Testing
     }
 
     @Test func aFailedTransactionStoresNothingSoItsRetryRunsAgain() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         let batch: [RecordOperation] = [.create(Shopping.item("I1", "Milk", in: "L1"))]
         #expect { try db.modify(batch, transactionID: "tx") } throws: { ($0 as? RecordError)?.code == .referenceViolation }
         #expect(try db.transactions().isEmpty)
@@ -121,7 +122,7 @@ import Testing
     }
 
     @Test func storedTransactionsCanBeShownAndDeleted() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.modify([.create(Shopping.list("L1", "Groceries"))], transactionID: "tx-1")
         let stored = try db.transaction(id: "tx-1")
         #expect(stored.request.contains("Groceries"))
@@ -133,7 +134,7 @@ import Testing
     }
 
     @Test func theChangeLogRecordsEverySaveAndDeleteInOrder() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.save(Shopping.list("L1", "Groceries"))
         try db.save(Shopping.item("I1", "Milk", in: "L1"))
         try db.delete(recordName: "L1")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import RecordKit
@@ -6,7 +7,7 @@ import Testing
 /// The change log (`_changes`), which the engine writes itself in the transaction of each change.
 @Suite struct ChangeLogTests {
     @Test func everyKindOfWriteLogsOneEntryWithTheStoredChangeTag() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         let list = try db.save(Shopping.list("L1", "Groceries"))
         let item = try db.modify([.create(Shopping.item("I1", "Milk", in: "L1"))]).results[0].record
         let replaced = try db.modify([.save(Shopping.list("L1", "Food"))]).results[0].record
@@ -28,14 +29,14 @@ import Testing
 
     @Test(arguments: ["quote\"d", "back\\slash", "single'quote/slash", "line\u{2028}separator", "family 👩‍👩‍👧", "é unicode ✓", "[\"json\", 1]"])
     func recordNamesThatNeedEscapingInJSONAreLoggedExactly(recordName: String) throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.save(Shopping.list(recordName, "Groceries"))
         try db.delete(recordName: recordName)
         #expect(try db.changes().map(\.recordName) == [recordName, recordName])
     }
 
     @Test func aBatchLogsItsChangesInTheOrderItMadeThem() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.modify([.create(Shopping.list("L1", "Groceries"))] + (0..<300).map { .create(Shopping.item("I\($0)", "Item \($0)", in: "L1")) })
         let log = try db.changes(limit: 1000)
         #expect(log.map(\.recordName) == ["L1"] + (0..<300).map { "I\($0)" })
@@ -43,7 +44,7 @@ import Testing
     }
 
     @Test func aFailedBatchLogsNothing() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.save(Shopping.list("L1", "Groceries"))
         #expect { try db.modify([.create(Shopping.item("I1", "Milk", in: "L1")), .create(Shopping.item("I2", "Tea", in: "nowhere"))]) } throws: {
             ($0 as? RecordError)?.code == .referenceViolation

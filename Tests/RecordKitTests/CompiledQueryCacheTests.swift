@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import RecordKit
@@ -11,7 +12,7 @@ import Testing
     }
 
     @Test func aRepeatedQueryIsCompiledOnceAndEachLiteralStillFindsItsOwnRecords() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.modify([.create(Shopping.list("L1", "Groceries")), .create(Shopping.list("L2", "Hardware"))])
         let snapshot = try db.read { $0.snapshot }
         let groceries = Query("Lists", predicate: PredicateField("name") == .string("Groceries"))
@@ -27,7 +28,7 @@ import Testing
     @Test(arguments: [("K", "\u{212A}"), ("caf\u{E9}", "cafe\u{301}")])
     func equalButByteDifferentLiteralsEachFindTheirOwnRecord(first: String, second: String) throws {
         #expect(first == second && Array(first.utf8) != Array(second.utf8))
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.modify([.create(Shopping.list("first", first)), .create(Shopping.list("second", second))])
         for _ in 0..<2 {
             #expect(try names(db, PredicateField("name") == .string(first)) == ["first"])
@@ -36,7 +37,7 @@ import Testing
     }
 
     @Test func aSchemaChangeCompilesAgainstTheNewSchema() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.save(Shopping.list("L1", "Groceries"))
         let query = Query("Lists", predicate: PredicateField("name") == .string("Groceries"))
         #expect(try db.records(matching: query).first?.fields["shop"] == nil)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import RecordKit
@@ -25,7 +26,7 @@ import Testing
     }
 
     @Test func aRecordNameIsAtMostTwoHundredFiftyFiveBytes() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         let longest = String(repeating: "é", count: 127) + "x"
         #expect(longest.utf8.count == 255)
         try db.save(Shopping.list(longest, "Groceries"))
@@ -37,7 +38,7 @@ import Testing
     }
 
     @Test func aNameIsAtMostTwoHundredFiftyFiveCharacters() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         let longest = "T" + String(repeating: "x", count: 254)
         try db.addRecordType(RecordType(longest))
         try db.addField(FieldDefinition("f" + String(repeating: "x", count: 254), .string), to: "Items")
@@ -50,7 +51,7 @@ import Testing
     }
 
     @Test func aTransactionIDIsAtMostTwoHundredFiftyFiveBytes() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         let longest = String(repeating: "t", count: 255)
         try db.modify([.create(Shopping.list("L1", "Groceries"))], transactionID: longest)
         #expect(try db.transaction(id: longest).id == longest)
@@ -64,7 +65,7 @@ import Testing
     /// compiled SQL, and SQLite's parser stops at about 100 levels: such a query fails with
     /// `limitExceeded`, as any query SQLite refuses as too complex, never as an internal error.
     @Test func aQueryTooComplexForSQLiteIsLimitExceeded() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.save(Shopping.list("L1", "Groceries"))
         var predicate = "name == 'Groceries'"
         for level in 1..<20 {

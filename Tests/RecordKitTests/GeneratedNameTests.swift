@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import RecordKit
@@ -16,7 +17,7 @@ import Testing
     }
 
     @Test func aRecordWithoutANameIsSavedUnderAGeneratedOne() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         let saved = try db.save(Record("Lists", fields: ["name": .string("Groceries")]))
         #expect(UUID(uuidString: saved.recordName) != nil)
         #expect(try db.fetch(recordName: saved.recordName)?.fields["name"] == .string("Groceries"))

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import RecordKit
@@ -18,7 +19,7 @@ import Testing
 
     @Test(arguments: hostile)
     func hostileRecordTypeAndFieldNamesAreRejectedBeforeAnySQL(name: String) throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.save(Shopping.list("L1", "Groceries"))
         let before = try db.contentDump()
         #expect(throws: RecordError.self) { try db.addRecordType(RecordType(name)) }
@@ -33,7 +34,7 @@ import Testing
 
     @Test(arguments: hostile + ["'; DROP TABLE Lists; --", "%", "_", "*", "?", "[a]", "\\"])
     func hostileValuesAreStoredAndMatchedLiterally(value: String) throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         if value.utf8.contains(0) {
             #expect { try db.save(Shopping.list("L1", value)) } throws: { ($0 as? RecordError)?.code == .invalidArguments }
             #expect { try db.records(matching: Query("Lists", predicate: PredicateField("name") == .string(value))) } throws: {
@@ -66,7 +67,7 @@ import Testing
     /// SQL keywords are valid names: they are always quoted, so they work as plain names.
     @Test(arguments: ["SELECT", "DROP", "TABLE", "WHERE", "sqlite_master", "rowid"])
     func sqlKeywordsAreOrdinaryNames(name: String) throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.addField(FieldDefinition(name, .string, flags: [.queryable, .sortable]), to: "Lists")
         try db.save(Record("Lists", recordName: "L1", fields: ["name": .string("Groceries"), name: .string("x")]))
         let query = Query("Lists", predicate: PredicateField(name) == "x", sort: [SortDescriptor(name)])
@@ -79,7 +80,7 @@ import Testing
     }
 
     @Test func recordTypesNamedLikeSQLiteInternalsAreRejectedClearly() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         #expect {
             try db.addRecordType(RecordType("sqlite_stat1"))
         } throws: { ($0 as? RecordError)?.code == .invalidArguments && "\($0)".contains("sqlite_") }
@@ -94,7 +95,7 @@ import Testing
         "name == \"\\\"; DROP TABLE Lists; --\"",
     ])
     func hostilePredicateTextIsRejectedOrMatchedLiterally(text: String) throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.save(Shopping.list("L1", "Groceries"))
         switch Result(catching: { () throws(RecordError) in try PredicateParser.parse(text) }) {
         case .success(let predicate):

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import RecordKit
@@ -8,7 +9,7 @@ import Testing
     /// is returned exactly once, in order, in both directions.
     @Test(arguments: [true, false])
     func keysetPaginationVisitsEveryRecordOnceDespiteTies(ascending: Bool) throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.addField(FieldDefinition("number", .int64, flags: [.queryable, .sortable]), to: "Items")
         try db.save(Shopping.list("L1", "Groceries"))
         try db.modify(
@@ -34,7 +35,7 @@ import Testing
     }
 
     @Test func pagesStayCorrectWhenRecordsAreInsertedBetweenThem() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.save(Shopping.list("L1", "Groceries"))
         try db.modify((0..<100).map { .create(Shopping.item(String(format: "I%03d", $0), String(format: "n%03d", $0 * 2), in: "L1")) })
         let query = Query("Items", predicate: PredicateField("list") == "L1", sort: [SortDescriptor("name")], limit: 10)
@@ -56,7 +57,7 @@ import Testing
     }
 
     @Test func aCursorOfAnotherQueryOrAForgedOneIsRejected() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.save(Shopping.list("L1", "a"))
         try db.save(Shopping.list("L2", "b"))
         let cursor = try #require(try db.page(Query("Lists", sort: [SortDescriptor("name")], limit: 1)).cursor)
@@ -70,7 +71,7 @@ import Testing
     }
 
     @Test func theLastPageHasNoCursor() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.save(Shopping.list("L1", "a"))
         #expect(try db.page(Query("Lists", limit: 1)).cursor == nil)
         #expect(try db.page(Query("Lists", limit: 5)).records.count == 1)

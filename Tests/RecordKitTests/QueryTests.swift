@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import RecordKit
@@ -140,7 +141,7 @@ import Testing
     }
 
     @Test func anUnknownFieldSaysHowToAddIt() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         #expect {
             try db.records(matching: Query("Items", predicate: try PredicateParser.parse("number >= 2")))
         } throws: {

@@ -6,7 +6,13 @@ import Testing
 @Suite struct ReadmeExampleTests {
     @Test func theReadmeExampleRunsAsDocumented() throws {
         let file = TemporaryDatabase()
-        let db = try RecordDatabase(path: file.path)
+        let schema = try CKDBParser.parse(
+            """
+            DEFINE SCHEMA
+                RECORD TYPE Lists (name STRING QUERYABLE SORTABLE);
+                RECORD TYPE Items (name STRING QUERYABLE SORTABLE, list REFERENCE QUERYABLE);
+            """)
+        let db = try RecordDatabase(path: file.path, bootstrap: schema)
 
         try db.modify([
             .create(Record("Lists", recordName: "L1", fields: ["name": .string("Groceries")])),

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import RecordKit
@@ -9,7 +10,7 @@ import Testing
     let db: RecordDatabase
 
     init() throws {
-        db = try RecordDatabase.inMemory()
+        db = try RecordDatabase.inMemory(bootstrap: .shopping)
         store = db
         try db.save(Shopping.list("L1", "Groceries"))
         try db.save(Shopping.item("I1", "Milk", in: "L1"))

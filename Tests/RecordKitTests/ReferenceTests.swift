@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import RecordKit
@@ -32,7 +33,7 @@ import Testing
     }
 
     @Test func aDeleteSelfReferenceToAMissingRecordIsRejected() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         let before = try db.contentDump()
         #expect {
             try db.save(Shopping.item("I1", "Milk", in: "missing"))
@@ -44,7 +45,7 @@ import Testing
     }
 
     @Test func aNoneReferenceMayPointAnywhereAndDangles() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.save(Shopping.item("I1", "Milk", in: "nowhere", action: .none))
         try db.save(Shopping.list("L1", "Groceries"))
         try db.save(Shopping.item("I2", "Eggs", in: "L1", action: .none))
@@ -53,7 +54,7 @@ import Testing
     }
 
     @Test func deleteSelfInsideAReferenceListCascades() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.addRecordType(RecordType("Tags", fields: [FieldDefinition("owners", .list(.reference))]))
         try db.save(Shopping.list("L1", "Groceries"))
         try db.save(Shopping.list("L2", "Other"))
@@ -69,14 +70,14 @@ import Testing
     }
 
     @Test func aBatchMayCreateTheTargetBeforeTheReference() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         let result = try db.modify([.create(Shopping.list("L1", "Groceries")), .create(Shopping.item("I1", "Milk", in: "L1"))])
         #expect(result.results.count == 2)
         #expect(try db.records(matching: Shopping.itemsOf("L1")).recordNames == ["I1"])
     }
 
     @Test func aRecordDeletedEarlierInTheBatchCannotBeReferenced() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.save(Shopping.list("L1", "Groceries"))
         #expect(throws: RecordError.self) {
             try db.modify([.delete(recordName: "L1"), .create(Shopping.item("I1", "Milk", in: "L1"))])

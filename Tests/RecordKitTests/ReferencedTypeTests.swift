@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import RecordKit
@@ -54,7 +55,7 @@ import Testing
     }
 
     @Test func aReferenceToARecordOfAnotherTypeIsRefused() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.save(Shopping.list("L1", "Groceries"))
         try db.save(Shopping.item("I1", "Milk", in: "L1"))
         let before = try db.contentDump()

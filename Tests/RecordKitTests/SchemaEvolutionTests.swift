@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import RecordKit
 
 @Suite struct SchemaEvolutionTests {
-    @Test func aNewDatabaseGetsTheShoppingSchema() throws {
-        let db = try RecordDatabase.inMemory()
+    @Test func aNewDatabaseGetsItsBootstrapSchema() throws {
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         let schema = try db.schema
         #expect(schema.recordTypes.map(\.name) == ["Items", "Lists"])
         #expect(schema.recordType(named: "Items")?.field(named: "list")?.type == .reference)
@@ -18,15 +19,25 @@ import Testing
         ("lists", "cannot add record type lists: it differs only in case from Lists", nil),
     ])
     func addingATypeThatExistsSaysWhetherItIsTheSameName(name: String, message: String, remedy: RecordError.Remedy?) throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         #expect { try db.addRecordType(RecordType(name)) } throws: {
             let error = $0 as? RecordError
             return error?.code == .schemaViolation && error?.message == message && error?.remedy == remedy
         }
     }
 
+    /// Without a bootstrap a new database has no record types; as long as it has none, the
+    /// next open that gives a bootstrap applies it.
+    @Test func aNewDatabaseWithoutABootstrapHasNoRecordTypesUntilAnOpenGivesOne() throws {
+        let file = TemporaryDatabase()
+        #expect(try RecordDatabase(path: file.path).schema.recordTypes.isEmpty)
+        #expect(try RecordDatabase.inMemory().schema.recordTypes.isEmpty)
+        #expect(try file.open(bootstrap: .shopping).schema == Schema.shopping)
+        #expect(try RecordDatabase(path: file.path).schema == Schema.shopping)
+    }
+
     /// A bootstrap schema that cannot be applied is refused before the file is made, so a later
-    /// open does not find a migrated file without a schema (and give it the shopping one).
+    /// open does not find a migrated file without a schema (and give it another bootstrap).
     @Test func aBootstrapSchemaThatCannotBeAppliedLeavesNoFile() throws {
         let file = TemporaryDatabase()
         #expect { try file.open(bootstrap: Schema(recordTypes: [RecordType("sqlite_things")])) } throws: {
@@ -49,7 +60,7 @@ import Testing
     }
 
     @Test func importMergesWhatTheFileAddsAndKeepsWhatItLeavesOut() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         let applied = try db.importSchema(
             ckdb: """
                 DEFINE SCHEMA
@@ -80,7 +91,7 @@ import Testing
         ("DEFINE SCHEMA RECORD TYPE Items (name ENCRYPTED STRING);", "encrypt Items.name"),
     ])
     func retypingAFieldIsRejectedNamingTheChangeAndAppliesNothing(file: String, change: String) throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         let before = try db.contentDump()
         let combined = file.replacingOccurrences(of: "DEFINE SCHEMA", with: "DEFINE SCHEMA RECORD TYPE Extra (x INT64);")
         #expect {
@@ -93,7 +104,7 @@ import Testing
     }
 
     @Test func removingATypeOrFieldInExactModeIsRejected() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         var target = try db.schema
         target.upsert(RecordType("Lists", fields: []))
         #expect {
@@ -107,7 +118,7 @@ import Testing
 
     @Test(arguments: ["number", "Name", "_hidden", "1abc", "a b", "x\"; DROP TABLE Items; --", ""])
     func invalidOrClashingFieldNamesAreRejected(name: String) throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.addField(FieldDefinition("number", .int64), to: "Items")
         let before = try db.contentDump()
         #expect(throws: RecordError.self) {
@@ -118,7 +129,7 @@ import Testing
 
     @Test func everyAppliedChangeIsKeptInTheHistoryWithItsTime() throws {
         let start = Date().addingTimeInterval(-1)
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.addField(FieldDefinition("number", .int64), to: "Items")
         try db.addIndexFlags(.sortable, to: "number", of: "Items")
         let history = try db.schemaHistory()

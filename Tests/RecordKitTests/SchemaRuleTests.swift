@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import RecordKit
@@ -8,7 +9,7 @@ import Testing
 @Suite struct SchemaRuleTests {
     /// A shopping database with lists L1 "Groceries" and L2 "Hardware", and item I1 "Milk" in L1.
     static func shop() throws -> RecordDatabase {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.modify([
             .create(Shopping.list("L1", "Groceries")),
             .create(Shopping.list("L2", "Hardware")),

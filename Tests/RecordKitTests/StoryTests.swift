@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import RecordKit
@@ -63,7 +64,7 @@ import Testing
     }
 
     @Test func aFailedDeleteLosesNothingAndSaysWhy() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.save(Shopping.list("L1", "Groceries"))
         let before = try db.contentDump()
         #expect {

@@ -17,9 +17,9 @@ final class TemporaryDatabase {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// Opens (or reopens) the database.
+    /// Opens (or reopens) the database; a new one gets `bootstrap`, by default the shopping schema.
     func open(bootstrap: Schema? = nil) throws -> RecordDatabase {
-        try RecordDatabase(path: path, bootstrap: bootstrap)
+        try RecordDatabase(path: path, bootstrap: bootstrap ?? Schema.shopping)
     }
 }
 

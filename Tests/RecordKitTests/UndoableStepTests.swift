@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import RecordKit
@@ -6,7 +7,7 @@ import Testing
 /// Steps of a transaction that fail alone (non-atomic batches) and deletes guarded by a change tag.
 @Suite struct UndoableStepTests {
     @Test func aFailedStepIsUndoneWhileTheOthersCommit() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.create(Shopping.list("L1", "Groceries"))
         let outcomes: [Bool] = try db.write { transaction in
             func succeeds(_ step: () throws -> Void) -> Bool {
@@ -35,7 +36,7 @@ import Testing
     }
 
     @Test func deletingWithTheCurrentChangeTagDeletesTheCascade() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         let list = try db.create(Shopping.list("L1", "Groceries"))
         try db.create(Shopping.item("I1", "Milk", in: "L1"))
         let result = try db.write { try $0.delete(recordName: "L1", ifChangeTag: list.changeTag) }
@@ -44,7 +45,7 @@ import Testing
     }
 
     @Test func deletingWithAStaleChangeTagDeletesNothing() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         let first = try db.create(Shopping.list("L1", "Groceries"))
         try db.save(Shopping.list("L1", "Food"))
         #expect {

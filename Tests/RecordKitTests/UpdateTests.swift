@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import RecordKit
@@ -7,7 +8,7 @@ import Testing
 /// stored record, and says why when it cannot apply.
 @Suite struct UpdateTests {
     private func database() throws -> RecordDatabase {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.save(Shopping.list("L1", "Groceries"))
         try db.save(Shopping.item("I1", "Milk", in: "L1"))
         return db

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import RecordKit
@@ -61,7 +62,7 @@ import Testing
 
     @Test(arguments: ["", String(repeating: "x", count: 256), "a\nb"])
     func invalidRecordNamesAreRejected(name: String) throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         #expect { try db.save(Shopping.list(name, "x")) } throws: { ($0 as? RecordError)?.code == .invalidArguments }
     }
 
@@ -75,13 +76,13 @@ import Testing
     }
 
     @Test func aGeneratedRecordNameIsAUUID() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         let saved = try db.save(Record("Lists", fields: ["name": .string("x")]))
         #expect(UUID(uuidString: saved.recordName) != nil)
     }
 
     @Test func updatingWithNilRemovesAValue() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.addField(FieldDefinition("note", .string), to: "Lists")
         try db.save(Record("Lists", recordName: "L1", fields: ["name": .string("Groceries"), "note": .string("weekly")]))
         let updated = try db.update(recordType: "Lists", recordName: "L1", fields: ["note": nil])
@@ -116,7 +117,7 @@ import Testing
     }
 
     @Test func batchesAreLimitedAtTheBoundary() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         let tooMany = [RecordOperation](repeating: .delete(recordName: "x"), count: Limits.maximumBatchOperations + 1)
         #expect { try db.modify(tooMany) } throws: { ($0 as? RecordError)?.code == .limitExceeded }
         // At the limit the batch is accepted and runs: its first delete fails on the missing record.
@@ -125,7 +126,7 @@ import Testing
     }
 
     @Test func inListsAreLimitedAtTheBoundary() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         let values = (0...Limits.maximumInListCount).map { Predicate.Literal.string("n\($0)") }
         #expect(try db.records(matching: Query("Lists", predicate: PredicateField("name").isIn(Array(values.dropLast())))).isEmpty)
         #expect {

@@ -2,6 +2,7 @@ import Foundation
 import GraphQL
 import RecordKit
 import Synchronization
+import TestSupport
 
 @testable import RecordQL
 
@@ -20,7 +21,7 @@ final class CapturingResolver: RecordResolver {
 
     func page(_ query: Query, after cursor: String?, context: any Sendable) async throws -> RecordPage {
         captured.withLock { $0.queries.append(query) }
-        return try await DatabaseResolver(database: RecordDatabase.inMemory()).page(query, after: cursor, context: context)
+        return try await DatabaseResolver(database: RecordDatabase.inMemory(bootstrap: .shopping)).page(query, after: cursor, context: context)
     }
 
     func fetch(recordNames: [String], context: any Sendable) async throws -> [Record] { [] }

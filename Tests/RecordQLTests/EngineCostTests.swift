@@ -1,5 +1,6 @@
 import GraphQL
 import RecordKit
+import TestSupport
 import Testing
 
 @testable import RecordQL

@@ -95,6 +95,20 @@ struct EngineErrorTests {
         #expect(!error.message.contains("schema add-field"), "REPL advice stays in the REPL")
     }
 
+    /// The response's JSON carries the same in the error's `extensions`: the code, the reason and
+    /// the remedy as an object a client can act on, and no REPL wording.
+    @Test func theErrorsExtensionsCarryTheCodeReasonAndRemedy() async throws {
+        let shop = try EngineFixture()
+        let missingField = await shop.run(#"{ Items(where: {title: {eq: "x"}}) { name } }"#)
+        #expect(
+            missingField.json.contains(
+                #""extensions":{"code":"schemaViolation","reason":"unknownField","remedy":{"kind":"addField","recordType":"Items","field":"title","type":"STRING"}}"#
+            ), "\(missingField.json)")
+        #expect(!missingField.json.contains("schema add-field"))
+        let syntax = await shop.run("{ Items { name }")
+        #expect(syntax.json.contains(#""extensions":{"code":"invalidArguments"}}"#), "\(syntax.json)")
+    }
+
     @Test(arguments: cases)
     func badRequestsFailWithLocatedErrors(_ test: Case) async throws {
         let shop = try EngineFixture()
@@ -103,7 +117,7 @@ struct EngineErrorTests {
         #expect(error.code == test.code, "\(response.json)")
         #expect(error.message.contains(test.message), "\(error.message)")
         #expect(error.locations.first.map { [$0.line, $0.column] } == test.location.map { [$0.0, $0.1] }, "\(error.locations)")
-        #expect(response.json.contains(#""extensions":{"code":"\#(test.code.rawValue)"}"#))
+        #expect(response.json.contains(#""extensions":{"code":"\#(test.code.rawValue)""#))
     }
 
     @Test func int64OutOfRangeIsRefusedInLiteralsAndVariables() async throws {

@@ -17,7 +17,7 @@ final class EngineFixture: Sendable {
     init(bootstrap: Schema? = nil) throws {
         let log = StatementLog()
         self.log = log
-        database = try RecordDatabase.inMemory(bootstrap: bootstrap, trace: { log.append($0) })
+        database = try RecordDatabase.inMemory(bootstrap: bootstrap ?? Schema.shopping, trace: { log.append($0) })
         engine = RecordQLEngine(database: database)
     }
 

@@ -1,4 +1,5 @@
 import RecordKit
+import TestSupport
 import Testing
 
 @testable import RecordQL

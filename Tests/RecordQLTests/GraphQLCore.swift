@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Python's `graphql-core` (pip package `graphql-core`, module `graphql`), an independent
 /// GraphQL implementation the generated SDL and introspection are checked against.
@@ -76,34 +77,15 @@ enum GraphQLCore {
         let description: String
     }
 
-    /// Runs `script` with `input` on stdin; stdin and stderr go through temporary files, so
-    /// that no pipe can fill up and block either side.
+    /// Runs `script` with `input` on stdin and returns what it printed.
     static func run(_ script: String, input: String) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("graphql-core-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let inputFile = directory.appendingPathComponent("stdin")
-        let errorFile = directory.appendingPathComponent("stderr")
-        try Data(input.utf8).write(to: inputFile)
-        try Data().write(to: errorFile)
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
-        process.standardInput = try FileHandle(forReadingFrom: inputFile)
-        process.standardError = try FileHandle(forWritingTo: errorFile)
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        try process.run()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let errors = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
-            if errors.contains("No module named 'graphql'") {
+        let run = try ChildProcess.run("/usr/bin/env", ["python3", "-c", script], input: .text(input))
+        guard run.status == 0 else {
+            if run.errors.contains("No module named 'graphql'") {
                 throw Failure(description: "Python's graphql-core is missing: pip install graphql-core (Scripts/test installs it)")
             }
-            throw Failure(description: "graphql-core refused it (exit \(process.terminationStatus)):\n\(errors)")
+            throw Failure(description: "graphql-core refused it (exit \(run.status)):\n\(run.errors)")
         }
-        return String(decoding: output, as: UTF8.self)
+        return run.output
     }
 }

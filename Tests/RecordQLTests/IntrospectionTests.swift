@@ -1,6 +1,7 @@
 import Foundation
 import GraphQL
 import RecordKit
+import TestSupport
 import Testing
 
 @testable import RecordQL

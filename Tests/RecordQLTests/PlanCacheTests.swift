@@ -1,5 +1,6 @@
 import GraphQL
 import RecordKit
+import TestSupport
 import Testing
 
 @testable import RecordQL
@@ -102,7 +103,7 @@ struct PlanCacheTests {
     }
 
     @Test func aStatementCompiledForOneSchemaVersionIsRefusedByAnother() throws {
-        let database = try RecordDatabase.inMemory()
+        let database = try RecordDatabase.inMemory(bootstrap: .shopping)
         let compiled = try database.read { try $0.compileJSON(Query("Lists"), projection: Projection([.init("name", .field("name"))])) }
         #expect(try database.read { try $0.json(compiled) } == "[]")
         try database.addField(FieldDefinition("note", .string), to: "Lists")

@@ -1,6 +1,7 @@
 import Foundation
 import GraphQL
 import RecordKit
+import TestSupport
 import Testing
 
 @testable import RecordQL
@@ -13,7 +14,7 @@ struct ReferenceExecutorTests {
     let schema: GraphQLSchema
 
     init() throws {
-        database = try RecordDatabase.inMemory()
+        database = try RecordDatabase.inMemory(bootstrap: .shopping)
         schema = try RecordQLSchema(database.schema, resolver: DatabaseResolver(database: database)).graphQLSchema
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import RecordKit
+import TestSupport
 
 /// The schemas the tests generate GraphQL for.
 enum TestSchemas {

@@ -21,6 +21,22 @@ struct GraphQLRouteTests {
         }
     }
 
+    /// An error's `extensions` carry the engine's code, reason and remedy (an object, worded by
+    /// no one: no REPL command in it).
+    @Test func anErrorsExtensionsCarryTheCodeReasonAndRemedy() async throws {
+        let fixture = try ServiceFixture()
+        try await fixture.test { client in
+            let response = try await client.send(.post, "/graphql", token: fixture.adminToken, json: #"{"query":"{ Items { title } }"}"#)
+            let body = try #require(try JSONSerialization.jsonObject(with: Data(response.text.utf8)) as? [String: Any], "\(response.text)")
+            let error = try #require((body["errors"] as? [[String: Any]])?.first, "\(response.text)")
+            let extensions = try #require(error["extensions"] as? [String: Any], "\(response.text)")
+            #expect(extensions["code"] as? String == "schemaViolation")
+            #expect(extensions["reason"] as? String == "unknownField")
+            #expect(extensions["remedy"] as? [String: String] == ["kind": "addField", "recordType": "Items", "field": "title"])
+            #expect(!response.text.contains("schema add-field"))
+        }
+    }
+
     @Test func theDatabasePathServesTheSameDevelopmentDatabase() async throws {
         let fixture = try ServiceFixture()
         try await fixture.test { client in

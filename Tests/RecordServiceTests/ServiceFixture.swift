@@ -3,6 +3,8 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import RecordKit
+import TestSupport
 
 @testable import RecordService
 
@@ -14,7 +16,7 @@ struct ServiceFixture {
 
     init(configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("shop-service-\(UUID().uuidString)")
-        var configuration = ServiceConfiguration(port: 0, data: try DataFolder(path: folder.path))
+        var configuration = ServiceConfiguration(port: 0, data: try DataFolder(path: folder.path, newDatabaseSchema: try Schema.shopping))
         configure(&configuration)
         state = try ServiceState(configuration: configuration)
         adminToken = try state.tokens.create(for: .admin, label: "test-admin").token.text

@@ -78,7 +78,7 @@ enum BenchmarkBinary {
     }
 
     /// Runs `shop-bench` with `arguments` and a new `--folder`, and decodes the report it prints;
-    /// its progress goes to a file that is shown when it fails.
+    /// its progress (standard error) is shown when it fails.
     static func run<Report: Decodable>(_ arguments: [String], timeout: TimeInterval = 300) throws -> Report {
         guard let path else {
             throw BenchmarkRunError("shop-bench is not built next to the tests; run swift build --build-tests first")
@@ -86,32 +86,11 @@ enum BenchmarkBinary {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shop-bench-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let output = folder.appendingPathComponent("report.json")
-        let log = folder.appendingPathComponent("progress.txt")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments + ["--folder", folder.appendingPathComponent("data").path]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = try FileHandle(forWritingTo: log)
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
+        let run = try ChildProcess.run(path, arguments + ["--folder", folder.appendingPathComponent("data").path], timeout: timeout)
+        guard run.status == 0 else {
+            throw BenchmarkRunError("shop-bench \(arguments.joined(separator: " ")) failed (status \(run.status)):\n\(run.errors)")
         }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-            throw BenchmarkRunError(
-                "shop-bench \(arguments.joined(separator: " ")) did not finish within \(Int(timeout)) s:\n\(try String(contentsOf: log, encoding: .utf8))")
-        }
-        guard process.terminationStatus == 0 else {
-            throw BenchmarkRunError(
-                "shop-bench \(arguments.joined(separator: " ")) failed (status \(process.terminationStatus)):\n\(try String(contentsOf: log, encoding: .utf8))")
-        }
-        return try JSONDecoder().decode(Report.self, from: Data(contentsOf: output))
+        return try JSONDecoder().decode(Report.self, from: Data(run.output.utf8))
     }
 }
 

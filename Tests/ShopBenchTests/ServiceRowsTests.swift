@@ -11,16 +11,7 @@ import Testing
     /// this branch it has not; from then on the test always runs).
     static var shopServes: Bool {
         guard let shop = BuiltProducts.executable("shop") else { return false }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: shop)
-        process.arguments = ["serve", "--help"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        let help = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return help.contains("--port")
+        return (try? ChildProcess.run(shop, ["serve", "--help"]))?.output.contains("--port") == true
     }
 
     /// Whether the service's OpenAPI document (which describes every endpoint it serves)

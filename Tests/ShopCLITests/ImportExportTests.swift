@@ -161,7 +161,7 @@ import Testing
         // No bad row: a row past the end.
         let file = try itemsFile(in: sandbox, count: 100_000, badRow: 0, bad: "")
         let binary = try #require(ShopBinary.path)
-        let terminal = try PseudoTerminal.run(binary, ["--db", sandbox.database, "-e", "import Items \(file)"], timeout: 300)
+        let terminal = try ShopBinary.onTerminal(binary, ["--db", sandbox.database, "-e", "import Items \(file)"], timeout: 300)
         #expect(terminal.status == 0, "\(terminal.text)")
         #expect(terminal.text.contains("\rimport ["), "\(terminal.text.prefix(500))")
         #expect(terminal.text.contains("imported 100000 Items records"))

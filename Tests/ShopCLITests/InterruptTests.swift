@@ -1,5 +1,6 @@
 import Foundation
 import RecordKit
+import TestSupport
 import Testing
 
 @testable import ShopCLI
@@ -15,7 +16,7 @@ import Testing
 
     /// The lists named like the script's, in the database.
     static func scriptLists(in sandbox: Sandbox) throws -> [String] {
-        let database = try RecordDatabase(path: sandbox.database)
+        let database = try RecordDatabase(path: sandbox.database, bootstrap: .shopping)
         return try database.records(matching: Query("Lists", predicate: PredicateField("name").beginsWith("L"), sort: [SortDescriptor("name")])).compactMap {
             $0["name"]?.stringValue
         }
@@ -24,7 +25,7 @@ import Testing
     @Test func ctrlCCancelsACommandAtThePromptAndTheREPLGoesOn() throws {
         let binary = try #require(ShopBinary.path, "the shop executable is not built next to the tests; run swift build --build-tests first")
         let sandbox = Sandbox()
-        let database = try RecordDatabase(path: sandbox.database)
+        let database = try RecordDatabase(path: sandbox.database, bootstrap: .shopping)
         try database.save(Record("Lists", recordName: "big", fields: ["name": .string("Big")]))
         for start in stride(from: 0, to: 100_000, by: 20_000) {
             try database.modify(
@@ -54,12 +55,12 @@ import Testing
         let sandbox = Sandbox()
         let script = try Self.listScript(in: sandbox, lines: 20_000)
         let binary = try #require(ShopBinary.path, "the shop executable is not built next to the tests; run swift build --build-tests first")
-        let run = try ShopBinary.run(binary, ["--db", sandbox.database, "-f", script], timeout: 300) { process in
+        let run = try ShopBinary.run(binary, ["--db", sandbox.database, "-f", script], timeout: 300) { child in
             let deadline = Date().addingTimeInterval(120)
-            while process.isRunning, Date() < deadline, (try? Self.scriptLists(in: sandbox).count) ?? 0 < 100 {
+            while child.isRunning, Date() < deadline, (try? Self.scriptLists(in: sandbox).count) ?? 0 < 100 {
                 Thread.sleep(forTimeInterval: 0.02)
             }
-            kill(process.processIdentifier, SIGINT)
+            child.send(SIGINT)
         }
         #expect(run.status == 130, "\(run.errors)")
         let match = try #require(run.errors.firstMatch(of: /interrupted \(Ctrl-C\): (.*):(\d+) is the last command that finished/), "\(run.errors)")
@@ -75,7 +76,7 @@ import Testing
         let sandbox = Sandbox()
         let (console, captured) = Console.capturing()
         let interruption = Interruption()
-        let session = ShopSession(database: try RecordDatabase(path: sandbox.database), console: console, interruption: interruption)
+        let session = ShopSession(database: try RecordDatabase(path: sandbox.database, bootstrap: .shopping), console: console, interruption: interruption)
         var pending = ["list add A", "list add B", "list add C"][...]
         let lines = AnySequence {
             AnyIterator { () -> String? in

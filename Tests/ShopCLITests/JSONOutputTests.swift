@@ -1,6 +1,7 @@
 import Foundation
 import RecordKit
 import RecordQL
+import TestSupport
 import Testing
 
 @testable import ShopCLI
@@ -13,7 +14,7 @@ import Testing
         let sandbox = Sandbox()
         let story = await shop(["--db", sandbox.database, "-f", StoryTests.script])
         try #require(story.status == 0)
-        let expected = await RecordQLEngine(database: try RecordDatabase(path: sandbox.database)).execute(Self.query).json
+        let expected = await RecordQLEngine(database: try RecordDatabase(path: sandbox.database, bootstrap: .shopping)).execute(Self.query).json
         guard let run = try ShopBinary.shop(["--db", sandbox.database, "--json", "-e", Self.query]) else { return }
         #expect(run.status == 0)
         #expect(run.output == expected + "\n")
@@ -26,14 +27,14 @@ import Testing
         let script = try sandbox.file("q.graphql", "list add Groceries\n" + document + "\n")
         let run = await shop(["--db", sandbox.database, "--json", "-f", script])
         #expect(run.status == 0, "\(run.errors)")
-        let response = await RecordQLEngine(database: try RecordDatabase(path: sandbox.database)).execute(document).json
+        let response = await RecordQLEngine(database: try RecordDatabase(path: sandbox.database, bootstrap: .shopping)).execute(document).json
         #expect(run.output == #"{"message":"added list Groceries","list":"Groceries"}"# + "\n" + response + "\n")
     }
 
     @Test func aFailingQueryPrintsItsResponseAndFails() async throws {
         let sandbox = Sandbox()
         let query = "{ Nope { name } }"
-        let expected = await RecordQLEngine(database: try RecordDatabase(path: sandbox.database)).execute(query).json
+        let expected = await RecordQLEngine(database: try RecordDatabase(path: sandbox.database, bootstrap: .shopping)).execute(query).json
         let run = await shop(["--db", sandbox.database, "--json", "-e", query])
         #expect(run.status == 1)
         #expect(run.output == expected + "\n")
@@ -43,7 +44,8 @@ import Testing
     @Test func tablesAreTheDefault() async throws {
         let sandbox = Sandbox()
         _ = await shop(["--db", sandbox.database, "-e", "list add Groceries"])
-        let expected = ResponseTable.render(await RecordQLEngine(database: try RecordDatabase(path: sandbox.database)).execute(Self.query))
+        let expected = ResponseTable.render(
+            await RecordQLEngine(database: try RecordDatabase(path: sandbox.database, bootstrap: .shopping)).execute(Self.query))
         let run = await shop(["--db", sandbox.database, "-e", Self.query])
         #expect(run.status == 0)
         #expect(run.output == (expected.hasSuffix("\n") ? expected : expected + "\n"))

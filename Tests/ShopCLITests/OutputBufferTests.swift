@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import ShopCLI
@@ -78,39 +79,16 @@ import Testing
             return
         }
         let sandbox = Sandbox()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["--db", sandbox.database]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        defer {
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
-        }
+        let child = try ChildProcess(binary, ["--db", sandbox.database], input: .pipe, output: .mergedPipe)
         let exchanges = [
             ("list add A", "added list A\n"),
             ("lists", "list  items\nA         0\n"),
             ("list add A", "<stdin>:3: error: schemaViolation: there is already a list named 'A'; list names are unique, choose another one\n"),
         ]
         for (line, answer) in exchanges {
-            try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
-            #expect(try Self.read(answer.utf8.count, from: output.fileHandleForReading, within: 10) == answer, "\(line)")
+            try child.write(line + "\n")
+            #expect(child.nextOutput(answer.utf8.count, within: 10) == answer, "\(line)")
         }
-    }
-
-    /// `count` bytes from `handle`, or what came before `seconds` passed.
-    private static func read(_ count: Int, from handle: FileHandle, within seconds: Double) throws -> String {
-        var bytes = Data()
-        let deadline = Date().addingTimeInterval(seconds)
-        while bytes.count < count, Date() < deadline {
-            var descriptor = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, 100) > 0 else { continue }
-            guard let piece = try handle.read(upToCount: count - bytes.count), !piece.isEmpty else { break }
-            bytes.append(piece)
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        #expect(try child.finish().status == 1)
     }
 }

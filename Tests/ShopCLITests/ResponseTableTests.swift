@@ -1,5 +1,6 @@
 import RecordKit
 import RecordQL
+import TestSupport
 import Testing
 
 @testable import ShopCLI
@@ -10,7 +11,7 @@ struct ResponseTableTests {
     let engine: RecordQLEngine
 
     init() async throws {
-        let database = try RecordDatabase.inMemory()
+        let database = try RecordDatabase.inMemory(bootstrap: .shopping)
         try database.addField(FieldDefinition("number", .int64, flags: [.queryable, .sortable]), to: "Items")
         engine = RecordQLEngine(database: database)
         let created = await engine.execute(

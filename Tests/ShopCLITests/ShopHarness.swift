@@ -31,7 +31,7 @@ final class Sandbox {
     /// The lists, their items (name and number, by name) and the schema, as text: what two runs
     /// must agree on (recordNames are random, so they are left out).
     func contents() throws -> String {
-        let database = try RecordDatabase(path: self.database)
+        let database = try RecordDatabase(path: self.database, bootstrap: .shopping)
         var lines: [String] = []
         for list in try database.records(matching: Query("Lists", sort: [SortDescriptor("name")])) {
             lines.append("list \(list["name"]?.description ?? "?")")
@@ -44,18 +44,11 @@ final class Sandbox {
     }
 }
 
-/// What a run of `shop` printed and returned.
-struct ShopRun: Sendable {
-    var status: Int32
-    var output: String
-    var errors: String
-}
-
 /// Runs `shop` in this process, with its output captured.
-func shop(_ arguments: [String], environment: [String: String] = [:]) async -> ShopRun {
+func shop(_ arguments: [String], environment: [String: String] = [:]) async -> ProcessRun {
     let (console, captured) = Console.capturing()
     let status = await Shop.main(arguments: arguments, environment: environment, console: console)
-    return ShopRun(status: status, output: captured.output, errors: captured.errors)
+    return ProcessRun(status: status, output: captured.output, errors: captured.errors)
 }
 
 /// The built `shop` executable and the package's files.
@@ -70,57 +63,51 @@ enum ShopBinary {
         packageRoot.appendingPathComponent(relativePath).path
     }
 
-    /// Runs `executable` with `arguments`, `input` on standard input (a pipe), and waits at most
-    /// `timeout` seconds; `during` runs once the process has started and its input is written.
+    /// Runs `executable` with `arguments`, `input` on standard input (a pipe) and `SHOP_DB`
+    /// unset, and waits at most `timeout` seconds; `during` runs once the process has started
+    /// and its input is written.
     static func run(
         _ executable: String, _ arguments: [String], input: String = "", environment: [String: String] = [:], timeout: TimeInterval = 60,
-        during: (Process) throws -> Void = { _ in }
-    ) throws -> ShopRun {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var processEnvironment = ProcessInfo.processInfo.environment
-        processEnvironment.removeValue(forKey: "SHOP_DB")
-        processEnvironment.merge(environment) { $1 }
-        process.environment = processEnvironment
-        let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("shop-out-\(UUID().uuidString)")
-        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("shop-err-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: outputFile)
-            try? FileManager.default.removeItem(at: errorFile)
-        }
-        let stdin = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = try FileHandle(forWritingTo: outputFile)
-        process.standardError = try FileHandle(forWritingTo: errorFile)
-        try process.run()
-        try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        try during(process)
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-            Issue.record("\(executable) \(arguments) did not finish within \(timeout) s")
-        }
-        return ShopRun(
-            status: process.terminationStatus,
-            output: try String(contentsOf: outputFile, encoding: .utf8),
-            errors: try String(contentsOf: errorFile, encoding: .utf8)
-        )
+        during: (ChildProcess) throws -> Void = { _ in }
+    ) throws -> ProcessRun {
+        let child = try ChildProcess(executable, arguments, environment: environment, removing: ["SHOP_DB"], input: .text(input))
+        try during(child)
+        return try child.finish(timeout: timeout)
     }
 
     /// Runs the built `shop`; records an issue and returns `nil` when it is not built.
-    static func shop(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> ShopRun? {
+    static func shop(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> ProcessRun? {
+        guard let path = built() else { return nil }
+        return try run(path, arguments, input: input, environment: environment)
+    }
+
+    /// Starts the built `shop` in the background (standard input empty, `SHOP_DB` unset): a
+    /// writer or reader of a database shared with other processes, or one to kill in the middle
+    /// of its work. `launcher`, when given, is a command that runs the rest (e.g.
+    /// `bash -c '…' shop …`). `nil` (with an issue recorded) when `shop` is not built.
+    static func start(_ arguments: [String], launcher: [String] = []) throws -> ChildProcess? {
+        guard let path = built() else { return nil }
+        let command = launcher + [path] + arguments
+        return try ChildProcess(command[0], Array(command.dropFirst()), removing: ["SHOP_DB"])
+    }
+
+    /// What `executable` wrote to a pseudo-terminal of `rows` lines (standard input from
+    /// /dev/null), as a person at a terminal would see it, and its exit status.
+    static func onTerminal(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:], rows: UInt16 = 24, timeout: TimeInterval = 60
+    ) throws -> (status: Int32, text: String) {
+        let run = try ChildProcess.run(
+            executable, arguments, environment: ["TERM": "xterm"].merging(environment) { $1 }, removing: ["SHOP_DB", "NO_COLOR", "PAGER"],
+            output: .terminal(rows: rows, columns: 100), timeout: timeout)
+        return (run.status, run.output.replacingOccurrences(of: "\r\n", with: "\n"))
+    }
+
+    /// The built `shop`, or `nil` with an issue recorded.
+    private static func built() -> String? {
         guard let path else {
             Issue.record("the shop executable is not built next to the tests; run swift build --build-tests first")
             return nil
         }
-        return try run(path, arguments, input: input, environment: environment)
+        return path
     }
 }

@@ -8,6 +8,14 @@ import Testing
 /// Databases made before the shopping schema declared its rules get them when shop opens them,
 /// when their records keep them; otherwise shop says which records stand in the way.
 @Suite struct ShoppingRulesTests {
+    /// The shopping schema is shop's, not the engine's: a new database shop opens gets it.
+    @Test func aNewDatabaseGetsTheShoppingSchema() async throws {
+        let sandbox = Sandbox()
+        #expect(await shop(["--db", sandbox.database, "-e", "lists"]).status == 0)
+        #expect(try RecordDatabase(path: sandbox.database).schema == ShoppingLists.schema)
+        #expect(try ShoppingLists.schema == Schema.shopping)
+    }
+
     @Test func aCleanOlderDatabaseGetsTheRulesOnOpen() async throws {
         let sandbox = Sandbox()
         let older = try RecordDatabase(path: sandbox.database, bootstrap: try Schema.shopping.withoutRules)

@@ -1,5 +1,6 @@
 import Foundation
 import RecordKit
+import TestSupport
 import Testing
 
 @testable import ShopCLI
@@ -91,7 +92,7 @@ import Testing
     @Test func startingAndPlainCommandsDoNotBuildTheGraphQLSchema() async throws {
         let sandbox = Sandbox()
         let (console, _) = Console.capturing()
-        let session = ShopSession(database: try RecordDatabase(path: sandbox.database), console: console)
+        let session = ShopSession(database: try RecordDatabase(path: sandbox.database, bootstrap: .shopping), console: console)
         let result = await ScriptRunner.run(lines: ["list add Groceries", "item add Groceries Milk", "lists", "items Groceries"], name: nil, in: session)
         #expect(result.failures == 0)
         #expect(!session.hasQueryEngine)

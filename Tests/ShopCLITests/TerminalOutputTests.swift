@@ -21,7 +21,7 @@ import Testing
 
     @Test func headersAndErrorsAreColouredAtATerminal() async throws {
         let sandbox = try await database(lists: 2)
-        let run = try PseudoTerminal.run(try binary(), ["--db", sandbox.database, "--keep-going", "-e", "lists", "-e", "items Nope"])
+        let run = try ShopBinary.onTerminal(try binary(), ["--db", sandbox.database, "--keep-going", "-e", "lists", "-e", "items Nope"])
         #expect(run.status == 1)
         #expect(run.text.contains("\(Self.escape)1mlist  items\(Self.escape)0m"), "\(run.text)")
         #expect(run.text.contains("\(Self.escape)1;31merror:\(Self.escape)0m unknownItem"), "\(run.text)")
@@ -29,7 +29,7 @@ import Testing
 
     @Test func noColorRemovesTheColour() async throws {
         let sandbox = try await database(lists: 2)
-        let run = try PseudoTerminal.run(
+        let run = try ShopBinary.onTerminal(
             try binary(), ["--db", sandbox.database, "--keep-going", "-e", "lists", "-e", "items Nope"], environment: ["NO_COLOR": "1"])
         #expect(run.text.contains("list  items\nL1 "), "\(run.text)")
         #expect(run.text.contains("error: unknownItem"))
@@ -39,11 +39,11 @@ import Testing
     @Test func longOutputGoesThroughThePagerAtATerminal() async throws {
         let sandbox = try await database(lists: 30)
         let pager = ["PAGER": "sed 's/^/paged: /'"]
-        let paged = try PseudoTerminal.run(try binary(), ["--db", sandbox.database, "-e", "lists"], environment: pager)
+        let paged = try ShopBinary.onTerminal(try binary(), ["--db", sandbox.database, "-e", "lists"], environment: pager)
         #expect(paged.text.contains("paged: L30 "), "\(paged.text)")
-        let short = try PseudoTerminal.run(try binary(), ["--db", sandbox.database, "-e", "items L1"], environment: pager)
+        let short = try ShopBinary.onTerminal(try binary(), ["--db", sandbox.database, "-e", "items L1"], environment: pager)
         #expect(short.text == "no items in L1\n")
-        let unpaged = try PseudoTerminal.run(try binary(), ["--db", sandbox.database, "--no-pager", "-e", "lists"], environment: pager)
+        let unpaged = try ShopBinary.onTerminal(try binary(), ["--db", sandbox.database, "--no-pager", "-e", "lists"], environment: pager)
         #expect(!unpaged.text.contains("paged:"))
         #expect(unpaged.text.contains("\nL30 "))
     }

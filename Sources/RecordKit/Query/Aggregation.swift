@@ -18,15 +18,7 @@ public struct Aggregation: Sendable, Hashable {
     }
 
     /// One key of the object and what goes under it.
-    public struct Member: Sendable, Hashable {
-        public var key: String
-        public var value: MemberValue
-
-        public init(_ key: String, _ value: MemberValue) {
-            self.key = key
-            self.value = value
-        }
-    }
+    public typealias Member = JSONMember<MemberValue>
 
     /// What a member holds.
     public enum MemberValue: Sendable, Hashable {
@@ -51,19 +43,12 @@ public struct Aggregation: Sendable, Hashable {
         }
     }
 
-    /// One key of a function's object: a field's aggregate, or a constant (`__typename`).
-    public struct FieldMember: Sendable, Hashable {
-        public enum Source: Sendable, Hashable {
-            case field(String)
-            case constant(String)
-        }
+    /// One key of a function's object and what goes under it.
+    public typealias FieldMember = JSONMember<FieldValue>
 
-        public var key: String
-        public var source: Source
-
-        public init(_ key: String, _ source: Source) {
-            self.key = key
-            self.source = source
-        }
+    /// What a member of a function's object holds: a field's aggregate, or a constant (`__typename`).
+    public enum FieldValue: Sendable, Hashable {
+        case field(String)
+        case constant(String)
     }
 }

@@ -18,15 +18,7 @@ public struct Projection: Sendable, Hashable {
     }
 
     /// One key of the object and what goes under it.
-    public struct Member: Sendable, Hashable {
-        public var key: String
-        public var value: MemberValue
-
-        public init(_ key: String, _ value: MemberValue) {
-            self.key = key
-            self.value = value
-        }
-    }
+    public typealias Member = JSONMember<MemberValue>
 
     /// What a member holds.
     public indirect enum MemberValue: Sendable, Hashable {
@@ -57,18 +49,11 @@ public struct Projection: Sendable, Hashable {
     }
 
     /// One member of a LOCATION or ASSET value.
-    public struct Part: Sendable, Hashable {
-        public enum Source: Sendable, Hashable {
-            case latitude, longitude, size, sha256
-            case constant(String)
-        }
+    public typealias Part = JSONMember<PartValue>
 
-        public var key: String
-        public var source: Source
-
-        public init(_ key: String, _ source: Source) {
-            self.key = key
-            self.source = source
-        }
+    /// What a member of a LOCATION or ASSET value holds.
+    public enum PartValue: Sendable, Hashable {
+        case latitude, longitude, size, sha256
+        case constant(String)
     }
 }

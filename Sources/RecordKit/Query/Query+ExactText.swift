@@ -65,7 +65,7 @@ extension Projection {
                 return field.isASCII
                     && parts.allSatisfy { part in
                         guard part.key.isASCII else { return false }
-                        if case .constant(let text) = part.source { return text.isASCII }
+                        if case .constant(let text) = part.value { return text.isASCII }
                         return true
                     }
             case .reference(let field, let projections):
@@ -90,7 +90,7 @@ extension Aggregation {
             case .constant(let text): return text.isASCII
             case .function(_, let fields):
                 return fields.allSatisfy { field in
-                    switch field.source {
+                    switch field.value {
                     case .field(let text), .constant(let text): field.key.isASCII && text.isASCII
                     }
                 }

@@ -117,7 +117,7 @@ final class ProjectionBuilder {
     private func parts(_ selections: [SelectionSet], on typeName: String) throws(GraphQLFailure) -> [Projection.Part] {
         var parts: [Projection.Part] = []
         for field in try collector.collect(selections, on: typeName) {
-            let source: Projection.Part.Source
+            let source: Projection.PartValue
             switch field.name {
             case "latitude": source = .latitude
             case "longitude": source = .longitude

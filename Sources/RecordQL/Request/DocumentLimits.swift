@@ -27,8 +27,7 @@ enum DocumentLimits {
     }
 
     private static func failure(_ code: RecordError.Code, _ message: String, at position: GraphQLTextScanner.Position) -> GraphQLFailure {
-        let location = GraphQLResponseError.Location(line: position.line, column: position.column)
-        return GraphQLFailure([GraphQLResponseError(code, message, locations: [location])], stage: .parse)
+        GraphQLFailure([GraphQLResponseError(code, message, locations: [position])], stage: .parse)
     }
 
     /// Fails with `limitExceeded` when `text` is longer than ``maximumLength`` (checked before a

@@ -6,16 +6,8 @@
 /// before parsing, how deeply a document nests and whether it ends inside a `\u` escape
 /// (``DocumentLimits``).
 public struct GraphQLTextScanner: Sendable {
-    /// A position in the text scanned so far, 1-based.
-    public struct Position: Sendable, Hashable {
-        public var line: Int
-        public var column: Int
-
-        public init(line: Int, column: Int) {
-            self.line = line
-            self.column = column
-        }
-    }
+    /// A position in the text scanned so far, 1-based: where a response's error points.
+    public typealias Position = GraphQLResponseError.Location
 
     /// Open `{` not yet closed.
     public private(set) var braceDepth = 0

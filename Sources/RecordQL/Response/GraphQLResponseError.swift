@@ -1,11 +1,14 @@
 public import RecordKit
 
 /// One entry of a response's `errors` list, in GraphQL's shape:
-/// `{"message","locations":[{"line","column"}],"path":[…],"extensions":{"code":…}}`.
+/// `{"message","locations":[{"line","column"}],"path":[…],"extensions":{"code","reason","remedy"}}`.
 ///
 /// `code` is one of RecordKit's error codes (CloudKit's names, listed in the README): syntax and validation errors are
 /// `invalidArguments`, unknown types and fields `schemaViolation`, and failures of the
-/// engine keep the code of their ``RecordError``.
+/// engine keep the code of their ``RecordError``. `reason` and `remedy`, when the engine gave
+/// them, are its ``RecordError/Reason`` and its ``RecordError/Remedy`` as an object
+/// (`{"kind":"addField","recordType":"Items","field":"number","type":"INT64"}`): data for a
+/// client to act on, worded by no one.
 public struct GraphQLResponseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A position in the request document, 1-based.
     public struct Location: Sendable, Hashable {
@@ -34,7 +37,7 @@ public struct GraphQLResponseError: Error, Sendable, Hashable, CustomStringConve
     public var path: [PathElement]
     /// What went wrong, finer than ``code``, when the engine said (``RecordError/reason``).
     public var reason: RecordError.Reason?
-    /// What to do about it, for the edge to word (``RecordError/remedy``); not in ``json``.
+    /// What to do about it, for the edge to word (``RecordError/remedy``).
     public var remedy: RecordError.Remedy?
 
     /// An error with `code` and `message`, located in the document and the response.
@@ -66,7 +69,14 @@ public struct GraphQLResponseError: Error, Sendable, Hashable, CustomStringConve
         if !path.isEmpty {
             text += ",\"path\":[" + path.map(\.json).joined(separator: ",") + "]"
         }
-        return text + ",\"extensions\":{\"code\":" + JSONWriter.string(code.rawValue) + "}}"
+        text += ",\"extensions\":{\"code\":" + JSONWriter.string(code.rawValue)
+        if let reason {
+            text += ",\"reason\":" + JSONWriter.string(reason.rawValue)
+        }
+        if let remedy {
+            text += ",\"remedy\":" + remedy.json
+        }
+        return text + "}}"
     }
 }
 

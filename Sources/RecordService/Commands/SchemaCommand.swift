@@ -19,8 +19,8 @@ struct SchemaCommand: AsyncParsableCommand {
 
         func run() async throws {
             let folder = try data.folder()
-            let development = try RecordDatabase(path: folder.publicDatabasePath(.development))
-            let production = try RecordDatabase(path: folder.publicDatabasePath(.production))
+            let development = try folder.openPublicDatabase(.development)
+            let production = try folder.openPublicDatabase(.production)
             let changes = try await SchemaDeployment.deploy(from: development, to: production)
             if changes.isEmpty {
                 print("production already has development's schema")

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import RecordKit
+public import RecordKit
 
 /// The service's commands of the `shop` executable: `shop serve` and `shop token …`.
 ///
@@ -10,12 +10,20 @@ public enum ServiceCommandLine {
     /// The first arguments that name a service command.
     static let commandNames: Set<String> = ["serve", "token", "schema"]
 
+    /// The schema of a new public database, for the command running (``run(_:newDatabaseSchema:)``).
+    @TaskLocal static var newDatabaseSchema = Schema()
+
     /// Runs `arguments` (without the program name) when they name a service command, and returns
-    /// the exit status; `nil` when they do not.
-    public static func run(_ arguments: [String]) async -> Int32? {
+    /// the exit status; `nil` when they do not. A public database the command creates gets
+    /// `newDatabaseSchema` (the engine knows no product: the caller says what a new one holds).
+    public static func run(_ arguments: [String], newDatabaseSchema: Schema) async -> Int32? {
         guard let first = arguments.first, commandNames.contains(first) else { return nil }
         // `schema deploy` is the service's; every other `schema` command is the REPL's.
         if first == "schema" && arguments.dropFirst().first != "deploy" { return nil }
+        return await $newDatabaseSchema.withValue(newDatabaseSchema) { await runCommand(arguments) }
+    }
+
+    private static func runCommand(_ arguments: [String]) async -> Int32 {
         do {
             var command = try ServiceCommands.parseAsRoot(arguments)
             if var command = command as? any AsyncParsableCommand {
@@ -55,6 +63,6 @@ struct DataOption: ParsableArguments {
     var data: String?
 
     func folder() throws -> DataFolder {
-        try DataFolder(path: data ?? DataFolder.defaultPath())
+        try DataFolder(path: data ?? DataFolder.defaultPath(), newDatabaseSchema: ServiceCommandLine.newDatabaseSchema)
     }
 }

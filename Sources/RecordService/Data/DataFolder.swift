@@ -10,15 +10,19 @@ public import RecordKit
 public struct DataFolder: Sendable, Hashable {
     /// The folder's path.
     public let path: String
+    /// The schema a public database of the folder gets when it is new (the `shop` executable
+    /// gives the shopping schema, as the REPL's new databases have).
+    public let newDatabaseSchema: Schema
 
     /// The folder at `path`, created when missing.
-    public init(path: String) throws(RecordError) {
+    public init(path: String, newDatabaseSchema: Schema) throws(RecordError) {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
             throw RecordError(.invalidArguments, "cannot create the data folder \(path): \(error.localizedDescription); pass --data DIR")
         }
         self.path = path
+        self.newDatabaseSchema = newDatabaseSchema
     }
 
     /// The folder of the REPL's default database: `$XDG_DATA_HOME/shop`, else `~/.local/share/shop`.
@@ -27,6 +31,11 @@ public struct DataFolder: Sendable, Hashable {
             environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
         return dataHome + "/shop"
+    }
+
+    /// The public database of `environment`, created with ``newDatabaseSchema`` when new.
+    func openPublicDatabase(_ environment: ServiceEnvironment) throws(RecordError) -> RecordDatabase {
+        try RecordDatabase(path: publicDatabasePath(environment), bootstrap: newDatabaseSchema)
     }
 
     /// The file of the public database of `environment`.

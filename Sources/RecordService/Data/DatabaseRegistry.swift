@@ -11,16 +11,18 @@ public final class DatabaseRegistry: Sendable {
         self.folder = folder
     }
 
-    /// The database at `address`, opened (created with the shopping schema when new) on first use.
+    /// The database at `address`, opened (created with the folder's
+    /// ``DataFolder/newDatabaseSchema`` when new) on first use.
     ///
     /// - Throws: `RecordError` when the file cannot be opened; the next call tries again.
     public func database(_ address: DatabaseAddress) async throws(RecordError) -> ServiceDatabase {
         let task = opened.withLock { tasks in
             if let task = tasks[address] { return task }
             let path = try? filePath(address)
+            let schema = folder.newDatabaseSchema
             let task = Task { () throws -> ServiceDatabase in
                 guard let path else { throw RecordError(.unknownItem, "there is no database \(address)") }
-                let database = try await BlockingWork.run { () throws(RecordError) in try RecordDatabase(path: path) }
+                let database = try await BlockingWork.run { () throws(RecordError) in try RecordDatabase(path: path, bootstrap: schema) }
                 return ServiceDatabase(address: address, database: database)
             }
             tasks[address] = task

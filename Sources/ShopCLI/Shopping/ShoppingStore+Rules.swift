@@ -8,7 +8,7 @@ extension ShoppingStore {
     /// database then stays usable as it is, and the rules are tried again on the next start.
     static func adoptShoppingRules(in database: RecordDatabase) -> RecordError? {
         do {
-            let changes = try database.schema.changes(to: try Schema.shopping).filter { change in
+            let changes = try database.schema.changes(to: try ShoppingLists.schema).filter { change in
                 switch change {
                 case .addUniqueConstraint, .addRequired: true
                 default: false

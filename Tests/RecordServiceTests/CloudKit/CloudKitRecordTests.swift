@@ -1,12 +1,13 @@
 import Foundation
 import RecordKit
+import TestSupport
 import Testing
 
 @testable import RecordService
 
 @Suite struct CloudKitRecordTests {
     @Test func recordsCarrySystemFieldsTaggedFieldsAndNoNulls() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         let saved = try db.create(Record("Lists", recordName: "L1", fields: ["name": .string("Groceries")]))
         let json = CloudKitRecord.encode(saved, type: try db.schema.recordType(named: "Lists"), assetURL: { _ in "" })
         let created = Timestamp.milliseconds(saved.createdAt!)

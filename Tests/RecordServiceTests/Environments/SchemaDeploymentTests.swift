@@ -1,13 +1,14 @@
 import Foundation
 import RecordKit
+import TestSupport
 import Testing
 
 @testable import RecordService
 
 @Suite struct SchemaDeploymentTests {
     @Test func deployingBringsDevelopmentsAdditionsToProduction() async throws {
-        let development = try RecordDatabase.inMemory()
-        let production = try RecordDatabase.inMemory()
+        let development = try RecordDatabase.inMemory(bootstrap: .shopping)
+        let production = try RecordDatabase.inMemory(bootstrap: .shopping)
         try development.addField(FieldDefinition("number", .int64), to: "Items")
         try development.addRecordType(RecordType("Stores", fields: [FieldDefinition("name", .string)]))
         let applied = try await SchemaDeployment.deploy(from: development, to: production)
@@ -17,8 +18,8 @@ import Testing
     }
 
     @Test func whatIsNotAdditiveIsRefusedByNameAndNothingIsApplied() async throws {
-        let development = try RecordDatabase.inMemory()
-        let production = try RecordDatabase.inMemory()
+        let development = try RecordDatabase.inMemory(bootstrap: .shopping)
+        let production = try RecordDatabase.inMemory(bootstrap: .shopping)
         try development.addField(FieldDefinition("number", .int64), to: "Items")
         try production.addField(FieldDefinition("note", .string), to: "Lists")
         let before = try production.schema

@@ -1,5 +1,6 @@
 import Foundation
 import RecordKit
+import TestSupport
 import Testing
 
 /// Four `shop -f` processes write one database file at the same time while other processes
@@ -30,15 +31,15 @@ struct ConcurrentWriterTests {
                 try sandbox.file("writer-\(writer).shop", Self.script(writer: writer).joined(separator: "\n") + "\n")
             }
             let reads = try sandbox.file("reads.graphql", Array(repeating: Self.query, count: 5).joined(separator: "\n") + "\n")
-            var children: [ShopChild] = []
+            var children: [ChildProcess] = []
             for script in scripts {
-                guard let child = try ShopChild(["--db", sandbox.database, "-f", script]) else { return }
+                guard let child = try ShopBinary.start(["--db", sandbox.database, "-f", script]) else { return }
                 children.append(child)
             }
             // Readers query the file for as long as the writers run (and once more after).
-            var readerRuns: [ShopRun] = []
+            var readerRuns: [ProcessRun] = []
             repeat {
-                let readers = try (0..<2).compactMap { _ in try ShopChild(["--db", sandbox.database, "--json", "-f", reads]) }
+                let readers = try (0..<2).compactMap { _ in try ShopBinary.start(["--db", sandbox.database, "--json", "-f", reads]) }
                 readerRuns += try readers.map { try $0.finish() }
             } while children.contains(where: \.isRunning)
 
@@ -54,7 +55,7 @@ struct ConcurrentWriterTests {
                     snapshots += 1
                 }
             }
-            let database = try RecordDatabase(path: sandbox.database)
+            let database = try RecordDatabase(path: sandbox.database, bootstrap: .shopping)
             let batches = Self.itemsPerWriter / Self.batchEvery
             #expect(try database.count(matching: Query("Lists")) == Self.writers * (1 + batches))
             #expect(try database.count(matching: Query("Items")) == Self.writers * (Self.itemsPerWriter + batches * Self.batchItems))

@@ -36,7 +36,7 @@ struct CrashSafetyTests {
                 Self.mutation(replacing: previous, with: batch)
             }
             let script = try sandbox.file("batches-\(round).graphql", mutations.joined(separator: "\n") + "\n")
-            guard let child = try ShopChild(["--db", sandbox.database, "-f", script]) else { return }
+            guard let child = try ShopBinary.start(["--db", sandbox.database, "-f", script]) else { return }
             Thread.sleep(forTimeInterval: Double.random(in: 0...0.5, using: &random))
             if child.isRunning { killedWhileRunning += 1 }
             child.kill()
@@ -58,7 +58,7 @@ struct CrashSafetyTests {
     /// list, with exactly its own ``batchSize`` items, and no item of any other batch.
     static func presentBatch(in path: String) throws -> Int? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        let database = try RecordDatabase(path: path)
+        let database = try RecordDatabase(path: path, bootstrap: .shopping)
         let lists = try database.records(matching: Query("Lists")).map(\.recordName)
         let items = try database.records(matching: Query("Items")).map(\.recordName)
         #expect(lists.count <= 1, "several batch lists are present: \(lists)")
@@ -99,7 +99,7 @@ struct CrashSafetyTests {
             // Far more commands than the child can run before the kill comes.
             let script = model.script(count: 400, using: &random)
             let file = try sandbox.file("commands-\(round).shop", script.map(\.command).joined(separator: "\n") + "\n")
-            guard let child = try ShopChild(["--db", sandbox.database, "-f", file]) else { return }
+            guard let child = try ShopBinary.start(["--db", sandbox.database, "-f", file]) else { return }
             Thread.sleep(forTimeInterval: Double.random(in: 0...0.4, using: &random))
             if child.isRunning { killedWhileRunning += 1 }
             child.kill()

@@ -132,7 +132,7 @@ struct HostileInputTests {
         // A word starting with '-' is an option unless `--` ends the options first.
         let run = await shop(["--db", repl.database, "-e", "list add " + (text.hasPrefix("-") ? "-- " : "") + LineTokenizer.quote(text)])
         if run.status == 0 {
-            let lists = try RecordDatabase(path: repl.database).records(matching: Query("Lists"))
+            let lists = try RecordDatabase(path: repl.database, bootstrap: .shopping).records(matching: Query("Lists"))
             #expect(
                 lists.count == 1 && lists[0]["name"]?.stringValue?.utf8.elementsEqual(text.utf8) == true,
                 "the REPL stored something else than \(hostile.testDescription)")
@@ -149,7 +149,7 @@ struct HostileInputTests {
 
     @Test(arguments: strings)
     func asARecordNameItNamesExactlyOneRecordOrIsRejected(_ hostile: Hostile) async throws {
-        let database = try RecordDatabase.inMemory()
+        let database = try RecordDatabase.inMemory(bootstrap: .shopping)
         let text = hostile.text
         let engine = Outcome { try database.save(Record("Lists", recordName: text, fields: ["name": .string("Groceries")])) }
         if engine.stored {
@@ -174,7 +174,7 @@ struct HostileInputTests {
     /// DELETE_SELF reference to the decomposed name of a record saved under the composed one
     /// points at nothing, even in the same batch.
     @Test func canonicallyEquivalentRecordNamesAreDifferentRecords() throws {
-        let database = try RecordDatabase.inMemory()
+        let database = try RecordDatabase.inMemory(bootstrap: .shopping)
         let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
         #expect(composed == decomposed && !composed.utf8.elementsEqual(decomposed.utf8))
         #expect {
@@ -197,7 +197,7 @@ struct HostileInputTests {
     func asAPredicateItFailsCleanlyOrRunsAndChangesNothing(_ hostile: Hostile) async throws {
         let sandbox = Sandbox()
         #expect(await shop(["--db", sandbox.database, "-e", "list add Groceries", "-e", "item add Groceries Milk"]).status == 0)
-        let database = try RecordDatabase(path: sandbox.database)
+        let database = try RecordDatabase(path: sandbox.database, bootstrap: .shopping)
         let before = try sandbox.contents()
         let text = hostile.text
         do {
@@ -217,7 +217,7 @@ struct HostileInputTests {
     @Test(arguments: strings)
     func asAFieldNameItIsRejectedUnlessItIsAName(_ hostile: Hostile) async throws {
         let sandbox = Sandbox()
-        let database = try RecordDatabase(path: sandbox.database)
+        let database = try RecordDatabase(path: sandbox.database, bootstrap: .shopping)
         let before = try database.schema
         let text = hostile.text
         let isName = Identifier.isValid(text) && !text.hasPrefix("_")

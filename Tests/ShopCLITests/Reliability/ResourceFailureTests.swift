@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import TestSupport
 import Testing
 
@@ -46,26 +45,22 @@ struct ResourceFailureTests {
             says: ["SQLite database of another program", "people", "pass another --db path"]
         ) { folder in
             let path = folder.appendingPathComponent("shop.sqlite").path
-            let queue = try DatabaseQueue(path: path)
-            try queue.write { try $0.execute(sql: "CREATE TABLE people (name TEXT); INSERT INTO people VALUES ('Ada')") }
-            try queue.close()
+            try SQLiteFile(path: path, creating: true).execute("CREATE TABLE people (name TEXT); INSERT INTO people VALUES ('Ada')")
             return path
         },
         Scenario(
             testDescription: "a database written by a newer version", code: .invalidArguments, says: ["newer version of shop", "open it with that version"]
         ) { folder in
             let path = folder.appendingPathComponent("shop.sqlite").path
-            try RecordDatabase(path: path).save(RecordKit.Record("Lists", recordName: "L1", fields: ["name": .string("Groceries")]))
-            let queue = try DatabaseQueue(path: path)
-            try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations VALUES ('v2-from-the-future')") }
-            try queue.close()
+            try RecordDatabase(path: path, bootstrap: .shopping).save(RecordKit.Record("Lists", recordName: "L1", fields: ["name": .string("Groceries")]))
+            try SQLiteFile(path: path).execute("INSERT INTO grdb_migrations VALUES ('v2-from-the-future')")
             return path
         },
         Scenario(
             testDescription: "a read-only database file", code: .invalidArguments, says: ["is read-only", "check its permissions"], needsWriteProtection: true,
             prepare: { folder in
                 let path = folder.appendingPathComponent("shop.sqlite").path
-                try RecordDatabase(path: path).save(RecordKit.Record("Lists", recordName: "L1", fields: ["name": .string("Groceries")]))
+                try RecordDatabase(path: path, bootstrap: .shopping).save(RecordKit.Record("Lists", recordName: "L1", fields: ["name": .string("Groceries")]))
                 WriteProtection.protect(path)
                 return path
             },
@@ -77,7 +72,7 @@ struct ResourceFailureTests {
                 let inner = folder.appendingPathComponent("locked")
                 try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: false)
                 let path = inner.appendingPathComponent("shop.sqlite").path
-                try RecordDatabase(path: path).save(RecordKit.Record("Lists", recordName: "L1", fields: ["name": .string("Groceries")]))
+                try RecordDatabase(path: path, bootstrap: .shopping).save(RecordKit.Record("Lists", recordName: "L1", fields: ["name": .string("Groceries")]))
                 WriteProtection.protect(inner.path)
                 return path
             },
@@ -99,7 +94,7 @@ struct ResourceFailureTests {
         let path = try scenario.prepare(sandbox.folder)
         let before = FolderState(sandbox.folder)
         do {
-            let database = try RecordDatabase(path: path)
+            let database = try RecordDatabase(path: path, bootstrap: .shopping)
             try database.save(RecordKit.Record("Lists", recordName: "L2", fields: ["name": .string("Hardware")]))
             Issue.record("\(path) opened and took a write")
         } catch {
@@ -137,10 +132,10 @@ struct ResourceFailureTests {
     /// there is room the same batch goes through.
     @Test func theEngineFailsABatchThatDoesNotFitAndStoresNoneOfIt() throws {
         let sandbox = Sandbox()
-        let database = try RecordDatabase(path: sandbox.database)
+        let database = try RecordDatabase(path: sandbox.database, bootstrap: .shopping)
         try database.save(RecordKit.Record("Lists", recordName: "L1", fields: ["name": .string("Groceries")]))
-        let pages = try database.writer.read { db in try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0 }
-        try database.writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA max_page_count = \(pages + 4)") }
+        let pages = try #require(Int(try database.rawRows("PRAGMA page_count")[0][0]))
+        _ = try database.rawRowsOnWriter("PRAGMA max_page_count = \(pages + 4)")
         let before = try database.records(matching: Query("Items")).count
         let changes = try database.changes().count
         let batch = (0..<2000).map { index in
@@ -162,7 +157,7 @@ struct ResourceFailureTests {
         #expect(try database.changes().count == changes)
         #expect(try DatabaseAudit.problems(at: sandbox.database).isEmpty)
 
-        try database.writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA max_page_count = 1073741823") }
+        _ = try database.rawRowsOnWriter("PRAGMA max_page_count = 1073741823")
         try database.modify(batch)
         #expect(try database.records(matching: Query("Items")).count == before + batch.count)
     }
@@ -180,7 +175,7 @@ struct ResourceFailureTests {
         let mutation = #"mutation { l: createLists(recordName: "L1", fields: {name: "Hardware"}) { recordName } "# + fields.joined(separator: " ") + " }"
         let script = try sandbox.file("big.graphql", mutation + "\n")
         let limited = ["/bin/bash", "-c", #"trap '' XFSZ; ulimit -f 256; exec "$@""#, "limited"]
-        guard let child = try ShopChild(["--db", sandbox.database, "-f", script], launcher: limited) else { return }
+        guard let child = try ShopBinary.start(["--db", sandbox.database, "-f", script], launcher: limited) else { return }
         let run = try child.finish()
         #expect(run.status == 1)
         #expect(run.errors.hasPrefix("\(script):1: error: "), "\(run.errors)")
@@ -188,9 +183,9 @@ struct ResourceFailureTests {
         #expect(try sandbox.contents() == before)
         #expect(try DatabaseAudit.problems(at: sandbox.database).isEmpty)
 
-        guard let unlimited = try ShopChild(["--db", sandbox.database, "-f", script]) else { return }
+        guard let unlimited = try ShopBinary.start(["--db", sandbox.database, "-f", script]) else { return }
         #expect(try unlimited.finish().status == 0)
-        #expect(try RecordDatabase(path: sandbox.database).count(matching: Query("Items")) == 2000)
+        #expect(try RecordDatabase(path: sandbox.database, bootstrap: .shopping).count(matching: Query("Items")) == 2000)
     }
 }
 

@@ -11,7 +11,7 @@ struct ShoppingModel: Equatable, CustomStringConvertible {
 
     /// The lists and items of the database at `path`.
     init(reading path: String) throws {
-        let database = try RecordDatabase(path: path)
+        let database = try RecordDatabase(path: path, bootstrap: .shopping)
         var names: [String: String] = [:]
         for list in try database.records(matching: Query("Lists")) {
             names[list.recordName] = list["name"]?.stringValue ?? "?"

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Makes a file or folder read-only for this process: `chmod a-w` for a user, and for root
 /// (whom permissions do not stop) the immutable attribute, `chattr +i`.
@@ -36,12 +37,6 @@ enum WriteProtection {
     }
 
     private static func chattr(_ flag: String, _ path: String) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
-        process.arguments = [flag, path]
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        (try? ChildProcess.run("/usr/bin/chattr", [flag, path]))?.status == 0
     }
 }

@@ -52,7 +52,7 @@ extension ProjectionCompiler {
                 var inner: [String] = []
                 for field in fields {
                     let fieldKey = bind(field.key.databaseValue)
-                    switch field.source {
+                    switch field.value {
                     case .constant(let text):
                         inner.append("\(fieldKey), \(bind(text.databaseValue))")
                     case .field(let name):

@@ -133,7 +133,7 @@ struct ProjectionCompiler {
             for part in parts {
                 let key = compiler.bind(part.key.databaseValue)
                 let member: String
-                switch (part.source, base) {
+                switch (part.value, base) {
                 case (.latitude, .location): member = JSONEncodingSQL.double("(\(value) ->> '$[0]')")
                 case (.longitude, .location): member = JSONEncodingSQL.double("(\(value) ->> '$[1]')")
                 case (.size, .asset): member = "(\(value) ->> '$.size')"
@@ -141,7 +141,7 @@ struct ProjectionCompiler {
                 case (.constant(let text), _): member = compiler.bind(text.databaseValue)
                 default:
                     throw RecordError(
-                        .schemaViolation, "\(recordType).\(field.name) is \(field.type) and has no \(part.source)", recordType: recordType, field: field.name)
+                        .schemaViolation, "\(recordType).\(field.name) is \(field.type) and has no \(part.value)", recordType: recordType, field: field.name)
                 }
                 members.append("\(key), \(member)")
             }

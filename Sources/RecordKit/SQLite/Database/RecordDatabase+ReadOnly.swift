@@ -11,7 +11,7 @@ extension RecordDatabase {
     /// A missing file, another program's database, one made by a newer version or one whose
     /// storage this version would still have to migrate are refused with a clear error.
     public static func readOnly(path: String, trace: (@Sendable (String) -> Void)? = nil) throws(RecordError) -> RecordDatabase {
-        try RecordDatabase(location: path, bootstrap: nil, trace: trace, readOnly: true)
+        try RecordDatabase(location: path, bootstrap: Schema(), trace: trace, readOnly: true)
     }
 
     /// The read-only connection of ``readOnly(path:trace:)``, checked.
@@ -26,7 +26,9 @@ extension RecordDatabase {
         try queue.read { db in
             let version = try SchemaStorage.version(db)
             guard try db.tableExists("grdb_migrations"), version > 0 else {
-                throw RecordError(.invalidArguments, "\(path) is not a shop database (or an empty one); it was left unchanged — pass another --db path")
+                throw RecordError(
+                    .invalidArguments, "\(path) is not a shop database (or an empty one); it was left unchanged", reason: .notADatabase,
+                    remedy: .chooseAnotherDatabase)
             }
             if try InternalTables.migrator.hasBeenSuperseded(db) { throw InternalTables.newerVersion(path) }
             guard try InternalTables.migrator.hasCompletedMigrations(db) else {

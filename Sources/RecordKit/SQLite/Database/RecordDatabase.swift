@@ -5,7 +5,11 @@ import Synchronization
 /// A CloudKit-style record database in one SQLite file.
 ///
 /// ```swift
-/// let db = try RecordDatabase(path: "shop.sqlite")      // new files get the shopping schema
+/// let db = try RecordDatabase(path: "shop.sqlite", bootstrap: try CKDBParser.parse("""
+///     DEFINE SCHEMA
+///         RECORD TYPE Lists (name STRING QUERYABLE SORTABLE);
+///         RECORD TYPE Items (name STRING QUERYABLE SORTABLE, list REFERENCE QUERYABLE);
+///     """))                                                  // the schema of a new file
 /// let list = try db.save(Record("Lists", recordName: "L1", fields: ["name": .string("Groceries")]))
 /// try db.save(Record("Items", fields: [
 ///     "name": .string("Milk"),
@@ -33,22 +37,23 @@ public final class RecordDatabase: Sendable {
     /// Whether ``inOneTransaction(_:)`` holds a transaction every read and write joins.
     let isInOneTransaction = Mutex<Bool>(false)
 
-    /// Opens the database at `path`, creating it with `bootstrap` (by default the shopping
-    /// schema, `Schemas/shopping.ckdb`) when it is new.
+    /// Opens the database at `path`, creating it with `bootstrap` when it is new (by default
+    /// with no record types: add them with ``updateSchema(to:mode:)``). An existing database keeps its
+    /// schema; one that has none yet gets `bootstrap`.
     ///
     /// `trace`, when given, is called with the SQL of every statement executed (to count or log
     /// them).
-    public convenience init(path: String, bootstrap: Schema? = nil, trace: (@Sendable (String) -> Void)? = nil) throws(RecordError) {
+    public convenience init(path: String, bootstrap: Schema = Schema(), trace: (@Sendable (String) -> Void)? = nil) throws(RecordError) {
         try self.init(location: path, bootstrap: bootstrap, trace: trace)
     }
 
-    /// A new in-memory database with `bootstrap` (by default the shopping schema).
-    public static func inMemory(bootstrap: Schema? = nil, trace: (@Sendable (String) -> Void)? = nil) throws(RecordError) -> RecordDatabase {
+    /// A new in-memory database with `bootstrap` (by default no record types).
+    public static func inMemory(bootstrap: Schema = Schema(), trace: (@Sendable (String) -> Void)? = nil) throws(RecordError) -> RecordDatabase {
         try RecordDatabase(location: nil, bootstrap: bootstrap, trace: trace)
     }
 
     init(
-        location: String?, bootstrap: Schema?, trace: (@Sendable (String) -> Void)?, busyRetryTime: Duration = BusyRetry.timeout,
+        location: String?, bootstrap: Schema, trace: (@Sendable (String) -> Void)?, busyRetryTime: Duration = BusyRetry.timeout,
         readOnly: Bool = false
     ) throws(RecordError) {
         path = location
@@ -234,14 +239,5 @@ public final class RecordDatabase: Sendable {
         let snapshot = SchemaSnapshot(version: version, schema: try SchemaStorage.load(db))
         cachedSnapshot.withLock { $0 = snapshot }
         return snapshot
-    }
-}
-
-extension Schema {
-    /// The bootstrap schema of a new database: `Schemas/shopping.ckdb`, embedded in the library.
-    public static var shopping: Schema {
-        get throws(RecordError) {
-            try CKDBParser.parse(String(decoding: PackageResources.shopping_ckdb, as: UTF8.self))
-        }
     }
 }
