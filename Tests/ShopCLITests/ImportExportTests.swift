@@ -172,7 +172,7 @@ import Testing
                 "--db", other.database, "-e", "schema add-field Items number INT64",
                 "-e", #"mutation { createLists(recordName: "L1", fields: {name: "Groceries"}) { name } }"#,
             ]).status == 0)
-        let piped = try #require(try ShopBinary.shop(["--db", other.database, "-e", "import Items \(file)"]))
+        let piped = try #require(try ShopBinary.shop(["--db", other.database, "-e", "import Items \(file)"], timeout: 300))
         #expect(piped.status == 0, "\(piped.errors)")
         #expect(!piped.errors.contains("import ["), "\(piped.errors.prefix(500))")
         #expect(piped.errors.isEmpty)

@@ -76,9 +76,11 @@ enum ShopBinary {
     }
 
     /// Runs the built `shop`; records an issue and returns `nil` when it is not built.
-    static func shop(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> ProcessRun? {
+    static func shop(
+        _ arguments: [String], input: String = "", environment: [String: String] = [:], timeout: TimeInterval = 60
+    ) throws -> ProcessRun? {
         guard let path = built() else { return nil }
-        return try run(path, arguments, input: input, environment: environment)
+        return try run(path, arguments, input: input, environment: environment, timeout: timeout)
     }
 
     /// Starts the built `shop` in the background (standard input empty, `SHOP_DB` unset): a
