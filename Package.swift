@@ -30,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", exact: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.34.1"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
     ],
@@ -69,6 +70,7 @@ let package = Package(
             dependencies: [
                 "RecordKit", "RecordQL",
                 .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -76,14 +78,21 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
             ],
-            resources: [.embedInCode("Resources/openapi.yaml")]
+            resources: [.embedInCode("Resources/openapi.yaml")],
+            swiftSettings: librarySettings
         ),
         .testTarget(
             name: "RecordServiceTests",
             dependencies: [
                 "RecordService", "RecordKit", "RecordQL", "TestSupport",
+                .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
@@ -92,7 +101,10 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .executableTarget(
             name: "shop-bench",
-            dependencies: ["RecordKit", "RecordQL", "CSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "GraphQL", package: "GraphQL")]
+            dependencies: [
+                "RecordKit", "RecordQL", "CSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GraphQL", package: "GraphQL"),
+            ]
         ),
         .testTarget(name: "ShopBenchTests", dependencies: ["shop-bench", "shop", "TestSupport"]),
     ],

@@ -6,7 +6,8 @@ import Foundation
 final class ServerProcess: @unchecked Sendable {
     let name: String
     private let process = Process()
-    private let output = Pipe()
+    /// The pipe ``readLine(timeout:)`` reads, when standard output is read at all.
+    private let output: Pipe?
     let log: URL
 
     /// The longest any server lives (the whole service run is bounded well under it).
@@ -15,19 +16,25 @@ final class ServerProcess: @unchecked Sendable {
     nonisolated(unsafe) private static var running: [ServerProcess] = []
     private static let lock = NSLock()
 
-    /// Starts `program` with `arguments`, its standard output read by ``readLine(timeout:)``,
-    /// its standard error into `log`.
-    init(_ name: String, program: String, arguments: [String], log: URL, environment: [String: String]? = nil) throws {
+    /// Starts `program` with `arguments`, its standard error into `log`. Its standard output
+    /// goes to a pipe that ``readLine(timeout:)`` reads when `readsOutput` (only `shop serve`'s
+    /// ready line is read), else into `log` as well: a pipe nobody drains fills up (64 KiB) and
+    /// then stalls a server that logs every request to standard output.
+    init(
+        _ name: String, program: String, arguments: [String], log: URL, readsOutput: Bool = false, environment: [String: String]? = nil
+    ) throws {
         self.name = name
         self.log = log
+        output = readsOutput ? Pipe() : nil
         let timeout = try Program.installed("timeout", package: "coreutils")
         process.executableURL = URL(fileURLWithPath: timeout.path)
         process.arguments = ["--kill-after=5", "\(Self.lifetime)", program] + arguments
         if let environment { process.environment = environment }
         process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: log)
+        let logFile = try FileHandle(forWritingTo: log)
+        process.standardOutput = output ?? logFile
+        process.standardError = logFile
         try process.run()
         Self.lock.withLock { Self.running.append(self) }
     }
@@ -43,6 +50,7 @@ final class ServerProcess: @unchecked Sendable {
 
     /// The next line the server prints on standard output, waiting at most `timeout` seconds.
     func readLine(timeout: Double) throws -> String {
+        guard let output else { throw BenchError("\(name)'s standard output goes to its log (\(log.path)), it is not read") }
         let fd = output.fileHandleForReading.fileDescriptor
         let deadline = Date().addingTimeInterval(timeout)
         var line = Data()

@@ -38,7 +38,7 @@ final class ShopService: LoadTarget {
         let started = ContinuousClock.now
         let server = try ServerProcess(
             name, program: shop.path, arguments: ["serve", "--data", data.path, "--host", "127.0.0.1", "--port", "0"],
-            log: folder.appendingPathComponent("shop-serve.log")
+            log: folder.appendingPathComponent("shop-serve.log"), readsOutput: true
         )
         self.server = server
         let line = try server.readLine(timeout: 30)

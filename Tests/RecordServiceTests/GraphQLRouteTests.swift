@@ -67,6 +67,32 @@ struct GraphQLRouteTests {
         }
     }
 
+    @Test func aTokenRevokedWhileInUseIsUnauthorizedOnTheNextRequest() async throws {
+        let fixture = try ServiceFixture()
+        let token = try fixture.token(for: .admin, label: "in-use")
+        try await fixture.test { client in
+            let before = try await client.send(.post, "/graphql", token: token, json: Self.listNames)
+            #expect(before.status == .ok)
+            try fixture.state.tokens.revoke(label: "in-use")
+            let after = try await client.send(.post, "/graphql", token: token, json: Self.listNames)
+            #expect(after.status == .unauthorized)
+        }
+    }
+
+    @Test func aTokenRevokedByAnotherProcessStopsWorkingWithinASecond() async throws {
+        let fixture = try ServiceFixture()
+        let token = try fixture.token(for: .admin, label: "revoked-elsewhere")
+        try await fixture.test { client in
+            let before = try await client.send(.post, "/graphql", token: token, json: Self.listNames)
+            #expect(before.status == .ok)
+            // `shop token revoke` run beside the service: its own store of the same folder.
+            try TokenStore(folder: fixture.state.configuration.data).revoke(label: "revoked-elsewhere")
+            try await Task.sleep(for: PrincipalCache.lifetime + .milliseconds(100))
+            let after = try await client.send(.post, "/graphql", token: token, json: Self.listNames)
+            #expect(after.status == .unauthorized)
+        }
+    }
+
     @Test func theCloudKitQueryParameterTokenIsACredential() async throws {
         let fixture = try ServiceFixture()
         try await fixture.test { client in

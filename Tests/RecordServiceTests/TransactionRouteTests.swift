@@ -68,6 +68,8 @@ struct TransactionRouteTests {
             let gone = try await client.send(.get, Self.transactionsPath + "/k1", token: fixture.adminToken)
             #expect(gone.status == .notFound)
             #expect(gone.text.contains(#""serverErrorCode":"NOT_FOUND""#))
+            // The engine's remedy in the service's words, not the REPL's ("list them with: transactions").
+            #expect(gone.text.contains("; list the stored transactions with GET …/transactions"), "\(gone.text)")
         }
     }
 }

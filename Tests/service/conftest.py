@@ -3,9 +3,11 @@
 `shop` is `.build/release/shop` (Scripts/test builds it first), or `$SHOP_BINARY`.
 """
 
+import contextlib
 import os
 import pathlib
 import signal
+import sqlite3
 import subprocess
 import tempfile
 
@@ -29,6 +31,50 @@ def create_token(data, *kind, label=None):
     """A new token from `shop token create` (kind: "--admin", "--api" or "--user", NAME)."""
     arguments = ["token", "create", *kind] + (["--label", label] if label else [])
     return shop(*arguments, data=data).stdout.strip()
+
+
+def audit(path):
+    """Everything wrong with the database file at `path`, as sentences (empty when all holds): the
+    audit of docs/reliability.md, read with Python's sqlite3 while no `shop` has the file open.
+    `PRAGMA integrity_check` is `ok`; no record holds a DELETE_SELF reference (a REFERENCE field
+    whose `_action_FIELD` column is 1) to a record that is gone; the change log (`_changes`)
+    agrees with the data: a stored record's last logged change is a save with its type and
+    current change tag, a record that is gone has a deletion last."""
+    problems = []
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        integrity = [row[0] for row in db.execute("PRAGMA integrity_check")]
+        if integrity != ["ok"]:
+            problems.append(f"integrity_check: {'; '.join(integrity)}")
+        tables = [row[0] for row in db.execute(
+            "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT GLOB '_*' AND name NOT GLOB 'sqlite_*'")]
+        stored, references = {}, []
+        for table in tables:
+            columns = [row[1] for row in db.execute(f'PRAGMA table_info("{table}")')]
+            if "_recordName" not in columns:
+                continue  # not a record type's table (GRDB's grdb_migrations)
+            fields = [column.removeprefix("_action_") for column in columns if column.startswith("_action_")]
+            selected = ", ".join(['"_recordName"', '"_changeTag"'] + [f'"{field}", "_action_{field}"' for field in fields])
+            for row in db.execute(f'SELECT {selected} FROM "{table}"'):
+                stored[row[0]] = (table, row[1])
+                for index, field in enumerate(fields):
+                    target, action = row[2 + 2 * index], row[3 + 2 * index]
+                    if action == 1 and target is not None:
+                        references.append((table, row[0], field, target))
+        for table, name, field, target in references:
+            if target not in stored:
+                problems.append(f"{table} '{name}' survives its deleted parent '{target}' ({field})")
+        last = {}
+        for name, record_type, kind, tag in db.execute("SELECT recordName, recordType, kind, changeTag FROM _changes ORDER BY seq"):
+            last[name] = (record_type, kind, tag)
+        for name, (table, tag) in stored.items():
+            if name not in last:
+                problems.append(f"{table} '{name}' is stored but not in the change log")
+            elif last[name] != (table, "saved", tag):
+                problems.append(f"{table} '{name}' has tag {tag}; its last logged change is {last[name]}")
+        for name, (record_type, kind, _) in last.items():
+            if name not in stored and kind != "deleted":
+                problems.append(f"{record_type} '{name}' is gone but its last logged change is {kind}, not a deletion")
+    return problems
 
 
 class Server:

@@ -3,15 +3,19 @@ stop it; killed mid-write, it loses and duplicates nothing."""
 
 import json
 import random
+import select
 import signal
 import socket
+import sqlite3
+import tempfile
 import threading
 import time
 import uuid
 
 import httpx
+import pytest
 
-from conftest import Server
+from conftest import Server, audit, create_token
 
 
 def raw(server, data, read=True):
@@ -72,6 +76,137 @@ def test_a_trickled_request_is_answered_and_does_not_block_others(server, admin_
     assert status_of(response) == 200
 
 
+def test_an_oversized_chunked_body_is_refused_once_past_the_limit(server, admin_token):
+    head = (b"POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
+            b"Authorization: Bearer " + admin_token.encode() + b"\r\n\r\n")
+    chunk = b"x" * (1 << 20)
+    chunks = b"".join(b"%x\r\n" % len(chunk) + chunk + b"\r\n" for _ in range(9)) + b"0\r\n\r\n"
+    host, port = server.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as connection:
+        try:
+            connection.sendall(head + chunks)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the server answered and closed before reading it all
+        response = connection.recv(65536)
+    assert status_of(response) == 413
+    assert b"QUOTA_EXCEEDED" in response
+    assert_still_answering(server)
+
+
+def test_oversized_headers_are_a_bad_request(server):
+    request = b"GET /health HTTP/1.1\r\nHost: x\r\nX-Padding: " + b"p" * (100 * 1024) + b"\r\n\r\n"
+    assert status_of(raw(server, request)) == 400
+    assert_still_answering(server)
+
+
+@pytest.fixture(scope="module")
+def impatient_server():
+    """A server that waits 1 s for a request's headers, then 1 s for its body."""
+    with tempfile.TemporaryDirectory(prefix="shop-serve-") as folder:
+        token = create_token(folder, "--admin", label="admin")
+        running = Server(folder, extra=["--port", "0", "--read-timeout", "1s"])
+        running.token = token
+        try:
+            yield running
+        finally:
+            assert running.stop() == 0
+
+
+def trickle(server, request):
+    """Sends `request` a byte every 0.1 s until the server answers, on a new connection."""
+    host, port = server.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as connection:
+        return trickle_on(connection, request)
+
+
+def trickle_on(connection, data, interval=0.1):
+    """Sends `data` a byte every `interval` seconds until the server answers; returns the answer
+    (read to the end: the server closes the connection) and the seconds it took."""
+    started = time.monotonic()
+    for byte in data:
+        if select.select([connection], [], [], interval)[0]:
+            break
+        try:
+            connection.sendall(bytes([byte]))
+        except (BrokenPipeError, ConnectionResetError):
+            break
+    chunks = []
+    while chunk := connection.recv(65536):
+        chunks.append(chunk)
+    return b"".join(chunks), time.monotonic() - started
+
+
+def split_response(response):
+    head, _, body = response.partition(b"\r\n\r\n")
+    lines = head.decode().split("\r\n")
+    headers = {name.lower(): value.strip() for name, _, value in (line.partition(":") for line in lines[1:])}
+    return int(lines[0].split(" ")[1]), headers, json.loads(body)
+
+
+def test_trickled_headers_get_408_and_the_connection_closes(impatient_server):
+    request = b"GET /health HTTP/1.1\r\nHost: x\r\nUser-Agent: a-very-slow-client\r\n\r\n"
+    response, seconds = trickle(impatient_server, request)
+    status, headers, body = split_response(response)
+    assert status == 408
+    assert headers["connection"] == "close"
+    assert body["serverErrorCode"] == "BAD_REQUEST"
+    assert "headers did not arrive within 1 s" in body["reason"]
+    assert 0.9 < seconds < 3
+    assert_still_answering(impatient_server)
+
+
+def test_a_trickled_graphql_body_gets_408_in_graphql_shape_and_writes_nothing(impatient_server):
+    body = json.dumps({"query": 'mutation { createLists(fields: {name: "Trickled"}) { recordName } }'}).encode()
+    request = (b"POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+               b"Authorization: Bearer " + impatient_server.token.encode() + b"\r\nContent-Length: " + str(len(body)).encode()
+               + b"\r\n\r\n")
+    host, port = impatient_server.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as connection:
+        connection.sendall(request)  # the headers at once, then the body a byte at a time
+        response, seconds = trickle_on(connection, body)
+    status, headers, answer = split_response(response)
+    assert status == 408
+    assert headers["content-type"].startswith("application/graphql-response+json")
+    assert "body did not arrive within 1 s" in answer["errors"][0]["message"]
+    assert 0.9 < seconds < 3
+    lists = httpx.post(f"{impatient_server.url}/graphql", json={"query": "{ Lists { name } }"},
+                       headers={"Authorization": f"Bearer {impatient_server.token}"}, timeout=10).json()["data"]["Lists"]
+    assert lists == []
+    assert_still_answering(impatient_server)
+
+
+def test_a_trickled_cloudkit_body_gets_408_in_cloudkit_shape(impatient_server):
+    body = json.dumps({"operations": [{"operationType": "create", "record": {"recordType": "Lists", "fields": {"name": {"value": "T"}}}}]}).encode()
+    request = (b"POST " + impatient_server.database_url().removeprefix(impatient_server.url).encode() + b"/records/modify HTTP/1.1\r\n"
+               b"Host: x\r\nContent-Type: application/json\r\nAuthorization: Bearer " + impatient_server.token.encode()
+               + b"\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n")
+    host, port = impatient_server.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as connection:
+        connection.sendall(request)
+        response, _ = trickle_on(connection, body)
+    status, headers, answer = split_response(response)
+    assert status == 408
+    assert headers["content-type"] == "application/json"
+    assert answer["serverErrorCode"] == "BAD_REQUEST" and "body did not arrive" in answer["reason"]
+    assert_still_answering(impatient_server)
+
+
+def test_idle_connections_are_closed_after_the_read_timeout(impatient_server):
+    host, port = impatient_server.url.removeprefix("http://").split(":")
+    idle = [socket.create_connection((host, int(port)), timeout=10) for _ in range(50)]
+    try:
+        time.sleep(1.5)
+        for connection in idle:
+            response = b""
+            while chunk := connection.recv(65536):
+                response += chunk
+            assert status_of(response) == 408
+    finally:
+        for connection in idle:
+            connection.close()
+    assert_still_answering(impatient_server)
+
+
 def test_500_idle_connections_do_not_stop_health(server):
     host, port = server.url.removeprefix("http://").split(":")
     idle = [socket.create_connection((host, int(port)), timeout=10) for _ in range(500)]
@@ -84,22 +219,34 @@ def test_500_idle_connections_do_not_stop_health(server):
             connection.close()
 
 
+WRITE = """mutation($l: ID!, $n: String!, $a: ID!, $b: ID!, $gone: [ID!]!) {
+  createLists(recordName: $l, fields: {name: $n}) { recordName }
+  a: createItems(recordName: $a, fields: {name: "a", list: {recordName: $l, action: DELETE_SELF}}) { recordName }
+  b: createItems(recordName: $b, fields: {name: "b", list: {recordName: $l, action: DELETE_SELF}}) { recordName }
+  deleteManyLists(recordNames: $gone) { deleted }
+}"""
+
+
 def test_killed_20_times_under_4_writers_every_write_lands_once(fresh_server):
+    """Four clients write (a list and two items referencing it with DELETE_SELF, and every fifth
+    write deletes one of the client's earlier lists, cascading to its items), each write under an
+    Idempotency-Key, retried until answered, while the server is SIGKILLed 20 times. After every
+    kill the database file passes the audit; at the end every write is there exactly once."""
     data, token = fresh_server.data, fresh_server.token
     port = int(fresh_server.url.rsplit(":", 1)[1])
-    state = {"server": fresh_server}
-    done = threading.Event()
+    state = {"server": fresh_server, "retries": 0}
     writes_per_client = 15
     names = [[f"K{client}-{index}-{uuid.uuid4().hex[:8]}" for index in range(writes_per_client)] for client in range(4)]
+    gone = {names[client][index - 2] for client in range(4) for index in range(writes_per_client) if index % 5 == 4}
 
     def write(record_names):
         with httpx.Client(timeout=5) as client:
-            for name in record_names:
-                body = {"query": "mutation($r: ID!, $n: String!) { createLists(recordName: $r, fields: {name: $n}) { recordName } }",
-                        "variables": {"r": name, "n": name}}
+            for index, name in enumerate(record_names):
+                variables = {"l": name, "n": name, "a": f"{name}-a", "b": f"{name}-b",
+                             "gone": [record_names[index - 2]] if index % 5 == 4 else []}
                 while True:
                     try:
-                        response = client.post(f"http://127.0.0.1:{port}/graphql", json=body,
+                        response = client.post(f"http://127.0.0.1:{port}/graphql", json={"query": WRITE, "variables": variables},
                                                headers={"Authorization": f"Bearer {token}", "Idempotency-Key": name})
                         if response.status_code == 200:
                             assert "errors" not in response.json(), response.text
@@ -107,6 +254,7 @@ def test_killed_20_times_under_4_writers_every_write_lands_once(fresh_server):
                         assert response.status_code == 409, response.text
                     except httpx.TransportError:
                         pass
+                    state["retries"] += 1
                     time.sleep(0.05)
 
     writers = [threading.Thread(target=write, args=(names[client],)) for client in range(4)]
@@ -115,13 +263,36 @@ def test_killed_20_times_under_4_writers_every_write_lands_once(fresh_server):
     for _ in range(20):
         time.sleep(random.uniform(0.05, 0.3))
         state["server"].stop(signal.SIGKILL)
+        assert audit(str(data / "shop.sqlite")) == []
         state["server"] = Server(data, extra=["--port", str(port)])
     for writer in writers:
         writer.join(timeout=120)
         assert not writer.is_alive()
-    done.set()
-    response = httpx.post(f"http://127.0.0.1:{port}/graphql", json={"query": "{ Lists(limit: 1000) { recordName } }"},
+    response = httpx.post(f"http://127.0.0.1:{port}/graphql",
+                          json={"query": "{ Lists(limit: 1000) { recordName Items(limit: 10) { recordName } } }"},
                           headers={"Authorization": f"Bearer {token}"})
-    stored = [record["recordName"] for record in response.json()["data"]["Lists"]]
-    assert sorted(stored) == sorted(name for client in names for name in client)
+    stored = {record["recordName"]: sorted(item["recordName"] for item in record["Items"]) for record in response.json()["data"]["Lists"]}
+    expected = {name: [f"{name}-a", f"{name}-b"] for client in names for name in client if name not in gone}
+    assert stored == expected
     state["server"].stop(signal.SIGKILL)
+    assert audit(str(data / "shop.sqlite")) == []
+    print(f"20 kills, {sum(map(len, names))} writes, {len(gone)} cascading deletes, {state['retries']} retries; every audit clean")
+
+
+def test_the_audit_finds_what_it_looks_for(fresh_server):
+    """The audit the kill test relies on is not blind: on a copy of a database with a list and
+    its item, a list row deleted behind the engine's back and a change tag altered are found."""
+    variables = {"l": "L1", "n": "Groceries", "a": "I1", "b": "I2", "gone": []}
+    response = httpx.post(f"{fresh_server.url}/graphql", json={"query": WRITE, "variables": variables},
+                          headers={"Authorization": f"Bearer {fresh_server.token}"}, timeout=10)
+    assert "errors" not in response.json(), response.text
+    fresh_server.stop(signal.SIGTERM)
+    path = str(fresh_server.data / "shop.sqlite")
+    assert audit(path) == []
+    with sqlite3.connect(path) as db:
+        db.execute('DELETE FROM "Lists" WHERE "_recordName" = \'L1\'')
+        db.execute('UPDATE "Items" SET "_changeTag" = \'tampered\' WHERE "_recordName" = \'I2\'')
+    problems = audit(path)
+    assert "Items 'I1' survives its deleted parent 'L1' (list)" in problems
+    assert any(problem.startswith("Items 'I2' has tag tampered") for problem in problems)
+    assert "Lists 'L1' is gone but its last logged change is saved, not a deletion" in problems

@@ -16,6 +16,7 @@ public func buildApplication(
     let configuration = state.configuration
     var app = Application(
         router: buildRouter(state, logger: logger),
+        server: .http1(configuration: .init(additionalChannelHandlers: [RequestReadTimeoutHandler(timeout: configuration.readTimeout)])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "shop"),
         onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },
         logger: logger
@@ -39,7 +40,7 @@ public func buildRouter(_ state: ServiceState, logger: Logger) -> Router<Service
     let graphQL = GraphQLController(writes: state.writes)
     graphQL.addRoutes(to: dataGroup(router, "", state: state, rendering: .graphQL, target: .fixed(.developmentPublic)))
     graphQL.addRoutes(to: dataGroup(router, databasePath, state: state, rendering: .graphQL, target: .path(container: state.configuration.container)))
-    CloudKitController(writes: state.writes).addRoutes(
+    CloudKitController(writes: state.writes, uploads: state.uploads).addRoutes(
         to: dataGroup(router, databasePath, state: state, rendering: .cloudKit, target: .path(container: state.configuration.container)))
     SchemaController().addRoutes(
         to: dataGroup(router, databasePath, state: state, rendering: .cloudKit, target: .path(container: state.configuration.container)))

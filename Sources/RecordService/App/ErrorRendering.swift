@@ -11,18 +11,33 @@ public enum ErrorRendering: Sendable {
     /// The response for `error`, in this shape.
     public func response(for error: ServiceError, request: Request) -> Response {
         var headers = error.headers
-        let body: String
+        let (contentType, body) = rendered(error, accept: request.headers[.accept])
+        headers[.contentType] = contentType
+        return Response(status: error.status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    /// The `Content-Type` and body of `error` in this shape, for a request that sent `accept`.
+    func rendered(_ error: ServiceError, accept: String?) -> (contentType: String, body: String) {
         switch self {
         case .graphQL:
-            headers[.contentType] = GraphQLMediaType.negotiate(request.headers[.accept]).responseType ?? GraphQLMediaType.json.rawValue
-            body = "{\"errors\":[{\"message\":" + JSONText.string(error.reason) + ",\"extensions\":{\"code\":" + JSONText.string(error.code.rawValue) + "}}]}"
+            return (
+                GraphQLMediaType.negotiate(accept).responseType ?? GraphQLMediaType.json.rawValue,
+                "{\"errors\":[{\"message\":" + JSONText.string(error.reason) + ",\"extensions\":{\"code\":" + JSONText.string(error.code.rawValue) + "}}]}"
+            )
         case .cloudKit:
-            headers[.contentType] = "application/json"
-            body =
+            return (
+                "application/json",
                 "{\"uuid\":" + JSONText.string(UUID().uuidString.lowercased()) + ",\"serverErrorCode\":" + JSONText.string(error.code.rawValue)
-                + ",\"reason\":" + JSONText.string(error.reason) + "}"
+                    + ",\"reason\":" + JSONText.string(error.reason) + "}"
+            )
         }
-        return Response(status: error.status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    /// The shape of the API a request path belongs to: GraphQL's for `/graphql` and
+    /// `…/{database}/graphql`, CloudKit's for every other path (as an unknown path gets).
+    static func of(path: String) -> ErrorRendering {
+        let route = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return route == "/graphql" || route.hasSuffix("/graphql") ? .graphQL : .cloudKit
     }
 
     /// `error` as the service describes it: its own errors as they are, the engine's with their

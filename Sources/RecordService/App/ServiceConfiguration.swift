@@ -12,6 +12,9 @@ public struct ServiceConfiguration: Sendable {
     public var transactionRetention: Duration
     /// The largest request body read; larger ones get 413.
     public var maximumBodySize: Int
+    /// How long a request's head may take to arrive, and then its body; a slower request gets
+    /// 408 and its connection is closed.
+    public var readTimeout: Duration
 
     /// The container served unless `--container` says otherwise.
     public static let defaultContainer = "iCloud.shop"
@@ -19,6 +22,8 @@ public struct ServiceConfiguration: Sendable {
     public static let defaultTransactionRetention = Duration.seconds(24 * 60 * 60)
     /// 8 MiB.
     public static let defaultMaximumBodySize = 8 * 1024 * 1024
+    /// 30 seconds: an 8 MiB body at 280 kB/s.
+    public static let defaultReadTimeout = Duration.seconds(30)
 
     public init(
         host: String = "127.0.0.1",
@@ -26,7 +31,8 @@ public struct ServiceConfiguration: Sendable {
         data: DataFolder,
         container: String = ServiceConfiguration.defaultContainer,
         transactionRetention: Duration = ServiceConfiguration.defaultTransactionRetention,
-        maximumBodySize: Int = ServiceConfiguration.defaultMaximumBodySize
+        maximumBodySize: Int = ServiceConfiguration.defaultMaximumBodySize,
+        readTimeout: Duration = ServiceConfiguration.defaultReadTimeout
     ) {
         self.host = host
         self.port = port
@@ -34,5 +40,6 @@ public struct ServiceConfiguration: Sendable {
         self.container = container
         self.transactionRetention = transactionRetention
         self.maximumBodySize = maximumBodySize
+        self.readTimeout = readTimeout
     }
 }

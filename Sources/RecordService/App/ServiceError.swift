@@ -1,5 +1,5 @@
 public import HTTPTypes
-import RecordKit
+public import RecordKit
 
 /// A request the service refuses or could not serve: an HTTP status, a code naming the failure
 /// and a reason naming what was wrong and what to do. Each API renders it in its own shape
@@ -55,14 +55,16 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
         )
     }
 
-    /// An engine failure, with the status CloudKit gives its code.
+    /// An engine failure, with the status CloudKit gives its code and a reason that says what to
+    /// do in the service's terms (``RecordError/serviceReason``).
     public init(_ error: RecordError) {
+        let reason = error.serviceReason
         switch error.code {
-        case .invalidArguments, .schemaViolation, .limitExceeded: self.init(.badRequest, code: .badRequest, error.message)
-        case .unknownItem: self.init(.notFound, code: .notFound, error.message)
-        case .serverRecordChanged, .transactionConflict: self.init(.conflict, code: .conflict, error.message)
-        case .referenceViolation: self.init(.preconditionFailed, code: .validatingReferenceError, error.message)
-        case .internalError: self.init(.internalServerError, code: .internalError, error.message)
+        case .invalidArguments, .schemaViolation, .limitExceeded: self.init(.badRequest, code: .badRequest, reason)
+        case .unknownItem: self.init(.notFound, code: .notFound, reason)
+        case .serverRecordChanged, .transactionConflict: self.init(.conflict, code: .conflict, reason)
+        case .referenceViolation: self.init(.preconditionFailed, code: .validatingReferenceError, reason)
+        case .internalError: self.init(.internalServerError, code: .internalError, reason)
         }
     }
 }

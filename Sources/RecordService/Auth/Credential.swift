@@ -11,6 +11,10 @@ public enum Credential: Sendable, Hashable {
     /// The credential `request` carries, `nil` when it carries none.
     public init?(_ request: Request) {
         if let authorization = request.headers[.authorization] {
+            if let token = Self.plainBearerToken(authorization) {
+                self = .token(token)
+                return
+            }
             let parts = authorization.split(separator: " ", maxSplits: 1)
             if parts.count == 2, parts[0].lowercased() == "bearer" {
                 self = .token(parts[1].trimmingWhitespace())
@@ -25,5 +29,18 @@ public enum Credential: Sendable, Hashable {
             return
         }
         return nil
+    }
+
+    /// The token of `Bearer TOKEN` spelled exactly so (nearly every client), read without
+    /// splitting, lowercasing or trimming copies; `nil` for any other spelling, which the
+    /// general rules read.
+    static func plainBearerToken(_ authorization: String) -> String? {
+        let prefix = "Bearer ".utf8
+        let bytes = authorization.utf8
+        guard bytes.count > prefix.count, bytes.starts(with: prefix) else { return nil }
+        let token = bytes.dropFirst(prefix.count)
+        func isBlank(_ byte: UInt8?) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard !isBlank(token.first), !isBlank(token.last) else { return nil }
+        return String(Substring(token))
     }
 }

@@ -25,6 +25,7 @@ public struct CredentialMiddleware: RouterMiddleware {
         switch credential {
         case .token(let text):
             guard let token = AccessToken(text) else { throw ServiceError.unknownCredential }
+            if let principal = tokens.cachedPrincipal(for: token) { return principal }
             let tokens = self.tokens
             let principal: Principal?
             do {

@@ -1,5 +1,5 @@
-import Foundation
-import RecordKit
+public import Foundation
+public import RecordKit
 
 /// What `shop token list` shows of a token: never the token, which is not kept.
 public struct TokenInfo: Sendable, Hashable {
@@ -12,6 +12,8 @@ public struct TokenInfo: Sendable, Hashable {
 /// (`accounts.sqlite`): record type `Tokens`, one record per token named by its digest.
 public final class TokenStore: Sendable {
     private let database: RecordDatabase
+    /// The principals of tokens checked moments ago (``cachedPrincipal(for:)``).
+    private let recentlyChecked = PrincipalCache()
 
     /// The schema of the accounts database.
     static let schema = """
@@ -74,15 +76,28 @@ public final class TokenStore: Sendable {
             }
             for record in found { _ = try transaction.apply(.delete(recordName: record.recordName)) }
         }
+        recentlyChecked.removeAll()
     }
 
-    /// The principal `token` stands for, or `nil` when it is unknown or revoked.
+    /// The principal `token` stands for, or `nil` when it is unknown or revoked, read from the
+    /// accounts database.
     public func principal(for token: AccessToken) throws(RecordError) -> Principal? {
         let digest = token.digest
-        guard let record = try database.fetch(recordName: digest), AccessToken.constantTimeEqual(record.recordName, digest) else {
+        let checkedAt = ContinuousClock.now
+        guard let record = try database.fetch(recordName: digest), AccessToken.constantTimeEqual(record.recordName, digest),
+            let principal = Self.info(record)?.principal
+        else {
             return nil
         }
-        return Self.info(record)?.principal
+        recentlyChecked.remember(principal, digest: digest, checkedAt: checkedAt)
+        return principal
+    }
+
+    /// The principal of `token` when ``principal(for:)`` found it less than a second ago,
+    /// without reading the database; `nil` when it must be read. A token revoked through this
+    /// store is read again at once; one revoked by another process within a second.
+    public func cachedPrincipal(for token: AccessToken) -> Principal? {
+        recentlyChecked.principal(digest: token.digest)
     }
 
     private static func info(_ record: Record) -> TokenInfo? {

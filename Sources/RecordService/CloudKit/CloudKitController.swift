@@ -1,5 +1,6 @@
 import Foundation
 public import Hummingbird
+import NIOFoundationEssentialsCompat
 import RecordKit
 
 /// CloudKit Web Services for one database, under `/database/1/{container}/{environment}/{database}/`:
@@ -9,10 +10,11 @@ import RecordKit
 /// `{"uuid", "serverErrorCode", "reason"}` with CloudKit's statuses.
 public struct CloudKitController: Sendable {
     let writes: IdempotentWrites
-    let uploads = AssetUploads()
+    let uploads: AssetUploads
 
-    public init(writes: IdempotentWrites) {
+    init(writes: IdempotentWrites, uploads: AssetUploads) {
         self.writes = writes
+        self.uploads = uploads
     }
 
     /// Adds the routes to `group`, a group at the database path whose middleware resolved the
@@ -204,8 +206,7 @@ public struct CloudKitController: Sendable {
         _ = try context.requireWriter()
         _ = try context.requireDatabase()
         let token = try context.parameters.require("token")
-        let content = try await request.body.collect(upTo: context.maxUploadSize)
-        return Self.json(try uploads.upload(Data(buffer: content), token: token).json)
+        return Self.json(try await uploads.upload(request.body, token: token, limit: context.maxUploadSize, context: context).json)
     }
 
     @Sendable func download(_ request: Request, context: ServiceRequestContext) async throws -> Response {

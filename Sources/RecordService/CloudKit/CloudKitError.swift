@@ -31,7 +31,7 @@ struct CloudKitError: Error, Sendable, Equatable {
     /// is `CONFLICT`.
     init(_ error: RecordError, creating: Bool = false) {
         let code = creating && error.code == .serverRecordChanged ? .exists : ServiceError(error).code
-        self.init(code, error.message, recordName: error.recordName, recordType: error.recordType)
+        self.init(code, error.serviceReason, recordName: error.recordName, recordType: error.recordType)
     }
 
     /// The error as the service renders it at the edge.

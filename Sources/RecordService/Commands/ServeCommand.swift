@@ -5,6 +5,7 @@ import Logging
 import Metrics
 import Prometheus
 import ServiceLifecycle
+import UnixSignals
 
 /// `shop serve`: serves the data folder until SIGTERM or SIGINT.
 struct ServeCommand: AsyncParsableCommand {
@@ -27,11 +28,21 @@ struct ServeCommand: AsyncParsableCommand {
         help: ArgumentHelp("How long idempotency keys and their stored responses are kept: 90s, 30m, 24h, 7d.", valueName: "DURATION")
     )
     var transactionRetention = "24h"
+    @Option(
+        name: .customLong("read-timeout"),
+        help: ArgumentHelp(
+            "How long a request's headers, and then its body, may take to arrive; a slower request gets 408 Request Timeout.",
+            valueName: "DURATION")
+    )
+    var readTimeout = "30s"
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535, not \(port)") }
-        guard RetentionDuration.parse(transactionRetention) != nil else {
+        guard DurationText.parse(transactionRetention) != nil else {
             throw ValidationError("--transaction-retention takes a number with s, m, h or d (e.g. 24h), not '\(transactionRetention)'")
+        }
+        guard let timeout = DurationText.parse(readTimeout), timeout > .zero else {
+            throw ValidationError("--read-timeout takes a number above 0 with s, m, h or d (e.g. 30s), not '\(readTimeout)'")
         }
     }
 
@@ -43,7 +54,8 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = .info
         let configuration = ServiceConfiguration(
             host: host, port: port, data: try data.folder(), container: container,
-            transactionRetention: RetentionDuration.parse(transactionRetention) ?? ServiceConfiguration.defaultTransactionRetention
+            transactionRetention: DurationText.parse(transactionRetention) ?? ServiceConfiguration.defaultTransactionRetention,
+            readTimeout: DurationText.parse(readTimeout) ?? ServiceConfiguration.defaultReadTimeout
         )
         let state = try ServiceState(configuration: configuration, metrics: metrics)
         let host = self.host
@@ -58,7 +70,7 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 /// A duration written as a number and a unit: `90s`, `30m`, `24h`, `7d`.
-enum RetentionDuration {
+enum DurationText {
     static func parse(_ text: String) -> Duration? {
         guard let unit = text.last, let count = Int64(text.dropLast()), count >= 0, count <= 100 * 365 else { return nil }
         switch unit {

@@ -1,12 +1,12 @@
-import Foundation
-import RecordKit
+public import Foundation
+public import RecordKit
 
 /// The folder `shop serve` keeps everything in (the README's service section: the data folder).
 ///
 /// Its `shop.sqlite` is the public database of the `development` environment, the same file the
 /// REPL opens by default, so `shop` and `shop serve` see the same lists. Beside it: `accounts.sqlite`
-/// (token hashes and accounts) and `production.sqlite` (the `production` environment's public
-/// database).
+/// (token hashes and accounts), `production.sqlite` (the `production` environment's public
+/// database) and `uploads/` (asset uploads not yet saved in a record).
 public struct DataFolder: Sendable, Hashable {
     /// The folder's path.
     public let path: String
@@ -36,6 +36,9 @@ public struct DataFolder: Sendable, Hashable {
         case .production: path + "/production.sqlite"
         }
     }
+
+    /// The folder uploaded asset files wait in until a record takes them (or they expire).
+    var uploadsPath: String { path + "/uploads" }
 
     /// The file of the accounts and token hashes.
     var accountsPath: String { path + "/accounts.sqlite" }

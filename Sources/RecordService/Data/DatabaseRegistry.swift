@@ -1,4 +1,4 @@
-import RecordKit
+public import RecordKit
 import Synchronization
 
 /// Opens each database of the data folder once, on first use, and hands the same

@@ -1,5 +1,5 @@
-import RecordKit
-import RecordQL
+public import RecordKit
+public import RecordQL
 
 /// One database the service opened: the engine and its GraphQL engine, opened once and shared
 /// by every request.

@@ -1,4 +1,4 @@
-import RecordKit
+public import RecordKit
 
 /// `shop schema deploy`: the development environment's schema applied to production, as
 /// CloudKit's console deploys a container's schema. Additive only: a record type, field or

@@ -104,6 +104,7 @@ struct GraphQLController {
 
     /// 415 unless the body is `application/json` (in UTF-8, the only charset accepted).
     static func checkContentType(_ value: String?) throws(ServiceError) {
+        if value == "application/json" { return }
         let parts = (value ?? "").split(separator: ";").map { $0.trimmingWhitespace().lowercased() }
         let charset = parts.dropFirst().first { $0.hasPrefix("charset=") }.map { $0.dropFirst("charset=".count) }
         guard parts.first == "application/json", charset == nil || charset == "utf-8" || charset == "\"utf-8\"" else {

@@ -1,5 +1,6 @@
 import Foundation
 import GraphQL
+import OrderedCollections
 
 /// The parameters of a GraphQL-over-HTTP request (`query`, `operationName`, `variables`,
 /// `extensions`), read from a POST's JSON body or a GET's query string.
@@ -18,7 +19,7 @@ struct GraphQLHTTPRequest: Sendable {
     init(body: some DataProtocol) throws(Malformed) {
         let object: Map
         do {
-            object = try JSONDecoder().decode(Map.self, from: Data(body))
+            object = try JSONDecoder().decode(DecodedMap.self, from: Data(body)).map
         } catch {
             throw Malformed(reason: "the body is not JSON: \(Self.describe(error)); send {\"query\": \"…\"}")
         }
@@ -40,7 +41,7 @@ struct GraphQLHTTPRequest: Sendable {
         func json(_ name: String) throws(Malformed) -> Map? {
             guard let text = queryItems[name] else { return nil }
             do {
-                return try JSONDecoder().decode(Map.self, from: Data(text.utf8))
+                return try JSONDecoder().decode(DecodedMap.self, from: Data(text.utf8)).map
             } catch {
                 throw Malformed(reason: "the '\(name)' parameter is not JSON: \(Self.describe(error))")
             }

@@ -22,6 +22,8 @@ enum GraphQLMediaType: String, Sendable, CaseIterable {
     /// of highest quality, `application/graphql-response+json` on a tie, and for a request
     /// without `Accept`.
     static func negotiate(_ accept: String?) -> Negotiation {
+        // A client sending one of the two types exactly (nearly every one) needs no parsing.
+        if let accept, let type = GraphQLMediaType(rawValue: accept) { return .chosen(type) }
         guard let accept, !accept.allSatisfy(\.isWhitespace) else { return .chosen(.graphQLResponse) }
         var best: (type: GraphQLMediaType, quality: Double)?
         for range in accept.split(separator: ",") {

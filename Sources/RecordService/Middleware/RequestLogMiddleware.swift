@@ -1,3 +1,4 @@
+import Foundation
 public import Hummingbird
 public import Logging
 
@@ -25,17 +26,24 @@ public struct RequestLogMiddleware: RouterMiddleware {
     }
 
     private func log(_ request: Request, context: Context, status: Int, since start: ContinuousClock.Instant) {
-        let elapsed = ContinuousClock.now - start
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         logger.info(
             "request",
             metadata: [
                 "method": .string(request.method.rawValue),
                 "path": .string(request.uri.path),
                 "status": .stringConvertible(status),
-                "duration_ms": .string(String(format: "%.3f", milliseconds)),
+                "duration_ms": .string(Self.milliseconds(ContinuousClock.now - start)),
                 "request_id": .string(context.requestID),
             ]
         )
+    }
+
+    /// `duration` in milliseconds with three decimals (`12.345`), without `String(format:)`,
+    /// which goes through Foundation's formatter on every request.
+    static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let microseconds = max(0, seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
+        let fraction = String(microseconds % 1000)
+        return String(microseconds / 1000) + "." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 }

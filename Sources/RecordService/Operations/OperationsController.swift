@@ -1,4 +1,5 @@
 import Hummingbird
+import Prometheus
 import RecordKit
 
 /// Operating the service: `GET /health` (no credential), `GET /metrics` (Prometheus text,

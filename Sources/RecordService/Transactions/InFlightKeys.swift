@@ -1,3 +1,4 @@
+import HTTPTypes
 import Synchronization
 
 /// The transaction IDs whose first run is under way in this process: a retry that arrives

@@ -25,6 +25,19 @@ import Testing
         }
     }
 
+    @Test func anEngineRemedyBecomesAdviceInTheServicesTerms() {
+        let error = RecordError(
+            .schemaViolation, "Items has no field 'number'", recordType: "Items", field: "number", reason: .unknownField,
+            remedy: .addField(recordType: "Items", field: "number", type: "INT64"))
+        #expect(
+            CloudKitError(error).reason
+                == "Items has no field 'number'; write a value of 'number' on a Items record in the development environment to add the field, "
+                + "then deploy the schema to production")
+        #expect(ServiceError(error).reason == CloudKitError(error).reason)
+        let transactions = RecordError(.unknownItem, "no transaction T1 is stored", reason: .unknownTransaction, remedy: .listTransactions)
+        #expect(CloudKitError(transactions).reason == "no transaction T1 is stored; list the stored transactions with GET …/transactions")
+    }
+
     @Test func statusesAreCloudKits() {
         let statuses = Dictionary(uniqueKeysWithValues: CloudKitError.Code.allCases.map { ($0.rawValue, $0.cloudKitStatus) })
         #expect(

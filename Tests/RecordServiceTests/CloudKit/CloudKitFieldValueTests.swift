@@ -127,18 +127,3 @@ import Testing
         }
     }
 }
-
-@Suite struct AssetUploadsTests {
-    @Test func anUploadToAnIssuedTokenGivesAReceiptForItsBytes() throws {
-        let uploads = AssetUploads()
-        let token = uploads.issueToken(recordName: "I1", recordType: "Items", fieldName: "photo")
-        let receipt = try uploads.upload(Data("hello".utf8), token: token)
-        #expect(receipt.size == 5)
-        #expect(receipt.fileChecksum == Asset(content: Data("hello".utf8)).sha256)
-        #expect(uploads.content(receipt: receipt.receipt) == Data("hello".utf8))
-        // A token is good for one upload.
-        #expect { try uploads.upload(Data("again".utf8), token: token) } throws: { ($0 as? CloudKitError)?.code == .notFound }
-        #expect { try uploads.upload(Data(), token: "made-up") } throws: { ($0 as? CloudKitError)?.code == .notFound }
-        #expect(uploads.content(receipt: "made-up") == nil)
-    }
-}

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import RecordKit
 import Testing
 
 @testable import RecordService
@@ -191,6 +192,49 @@ import Testing
             let content = try await client.send(.get, downloadPath, token: token)
             #expect(content.text == "picture bytes")
         }
+    }
+
+    @Test func anUploadWaitsInAFileOfTheDataFolderAndATokenIsGoodForOneUpload() async throws {
+        let fixture = try ServiceFixture { $0.maximumBodySize = 1024 }
+        let token = fixture.adminToken
+        let uploads = fixture.folder.appendingPathComponent("uploads").path
+        try await fixture.test { client in
+            let tokens = try Self.json(
+                try await client.send(
+                    .post, Self.database + "assets/upload", token: token,
+                    json: #"{"tokens": [{"recordType": "Photos", "fieldName": "image"}, {"recordType": "Photos", "fieldName": "image"}]}"#))
+            let paths = (tokens["tokens"]?.arrayValue ?? []).compactMap { entry -> String? in
+                guard case .string(let url)? = entry["url"] else { return nil }
+                return url.firstRange(of: "/database/").map { String(url[$0.lowerBound...]) }
+            }
+            try #require(paths.count == 2)
+            let content = String(repeating: "0123456789", count: 100)
+            let uploaded = try await client.execute(
+                uri: paths[0], method: .post, headers: [.authorization: "Bearer " + token], body: ByteBuffer(string: content))
+            #expect(uploaded.status == .ok, "\(uploaded.text)")
+            #expect(try Self.json(uploaded)["singleFile"]?["fileChecksum"] == .string(Asset(content: Data(content.utf8)).sha256))
+            let files = try FileManager.default.contentsOfDirectory(atPath: uploads)
+            try #require(files.count == 1)
+            #expect(FileManager.default.contents(atPath: uploads + "/" + files[0]) == Data(content.utf8))
+            let again = try await client.execute(uri: paths[0], method: .post, headers: [.authorization: "Bearer " + token], body: ByteBuffer(string: "x"))
+            try Self.expectError(again, .notFound, "NOT_FOUND")
+            // A body past the limit, sent without a length, is refused as it streams, and leaves no file.
+            let tooLarge = try await client.execute(
+                uri: paths[1], method: .post, headers: [.authorization: "Bearer " + token, .transferEncoding: "chunked"],
+                body: ByteBuffer(string: content + content))
+            try Self.expectError(tooLarge, .contentTooLarge, "QUOTA_EXCEEDED")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: uploads) == files)
+        }
+    }
+
+    @Test func filesAnEarlierRunLeftInTheUploadsFolderAreDeletedAtStart() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shop-uploads-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: folder.appendingPathComponent("left-over").path, contents: Data("old".utf8)))
+        let uploads = try AssetUploads(folder: folder.path)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: uploads.folder).isEmpty)
+        #expect(uploads.content(receipt: "made-up") == nil)
     }
 
     @Test func productionRefusesUnknownFieldsThatDevelopmentAdds() async throws {
