@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOFoundationEssentialsCompat
 import RecordKit
 
 /// `GET …/schema`, `GET …/schema/history` and `POST …/schema`: one database's schema as CKDB
