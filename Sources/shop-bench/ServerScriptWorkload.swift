@@ -27,7 +27,7 @@ extension Bench {
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             let process = try ServerProcess(
                 "shop serve", program: shop.path, arguments: ["serve", "--data", data.path, "--host", "127.0.0.1", "--port", "0"],
-                log: self.folder.appendingPathComponent("server-script-serve.log"))
+                log: self.folder.appendingPathComponent("server-script-serve.log"), readsOutput: true)
             let line = try process.readLine(timeout: 30)
             let prefix = "shop serve: listening on "
             guard line.hasPrefix(prefix) else { throw BenchError("shop serve printed '\(line)' instead of its address") }
