@@ -7,7 +7,7 @@ import Testing
 /// and a verdict for each. Timings are not asserted: budgets are for Scripts/bench, in release.
 @Suite struct BenchmarkRunTests {
     /// The rows `shop-bench` prints, the seven budgeted ones of docs/bench.md and the others.
-    static let workloadCount = 16
+    static let workloadCount = 17
 
     @Test func everyWorkloadRunsAndReportsFiguresAndAVerdict() throws {
         let report = try BenchmarkBinary.runQuick()

@@ -85,7 +85,8 @@ import Testing
         let document = JSONValue(parsing: #"{"errors":[{"message":"Items has no field 'x'","extensions":{"code":"schemaViolation"}}]}"#)!
         let errors = ServerErrors.graphQLErrors(in: document)
         #expect(errors.map(\.code) == [.schemaViolation])
-        let notFound = ServerResponse(status: 404, body: Data(#"{"uuid":"u","serverErrorCode":"NOT_FOUND","reason":"no transaction 'x'"}"#.utf8), isReplay: false)
+        let notFound = ServerResponse(
+            status: 404, body: Data(#"{"uuid":"u","serverErrorCode":"NOT_FOUND","reason":"no transaction 'x'"}"#.utf8), isReplay: false)
         let error = ServerErrors.error(of: notFound, url: "http://h")
         #expect(error.code == .unknownItem)
         #expect(error.message == "no transaction 'x'")

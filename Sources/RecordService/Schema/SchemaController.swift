@@ -29,7 +29,8 @@ struct SchemaController {
         let database = try context.requireDatabase().database
         let entries = try await BlockingWork.run { () throws(RecordError) in try database.schemaHistory() }
         let items = entries.map { entry in
-            "{\"version\":\(entry.version),\"appliedAt\":\(Int64(entry.appliedAt.timeIntervalSince1970 * 1000)),\"change\":" + JSONText.string(entry.change) + "}"
+            "{\"version\":\(entry.version),\"appliedAt\":\(Int64(entry.appliedAt.timeIntervalSince1970 * 1000)),\"change\":" + JSONText.string(entry.change)
+                + "}"
         }
         return OperationsController.json(.ok, "{\"history\":[" + items.joined(separator: ",") + "]}")
     }

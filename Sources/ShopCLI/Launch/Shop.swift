@@ -63,7 +63,8 @@ public enum Shop {
         _ options: ShopOptions, environment: [String: String], console: Console, interruption: Interruption
     ) async throws -> any ShopBackend {
         let settings =
-            options.db == nil ? try ServerSettings.resolve(server: options.server, token: options.token, database: options.database, environment: environment) : nil
+            options.db == nil
+            ? try ServerSettings.resolve(server: options.server, token: options.token, database: options.database, environment: environment) : nil
         guard let settings else {
             if options.token != nil || options.database != nil {
                 throw RecordError(.invalidArguments, "--token and --database go with --server URL (or $SHOP_SERVER)")
@@ -76,7 +77,8 @@ public enum Shop {
                 .invalidArguments, "-1 runs the commands as one transaction of a database file; through a server each command is a transaction of its own")
         }
         if options.readOnly {
-            throw RecordError(.invalidArguments, "--read-only opens a database file; through a server, use a token that may only read (shop token create --api)")
+            throw RecordError(
+                .invalidArguments, "--read-only opens a database file; through a server, use a token that may only read (shop token create --api)")
         }
         let remote = RemoteBackend(connection: ServerConnection(settings: settings, interruption: interruption, console: console))
         do {

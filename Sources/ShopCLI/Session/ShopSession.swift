@@ -29,7 +29,8 @@ public final class ShopSession {
         interruption: Interruption = Interruption()
     ) {
         self.init(
-            backend: LocalBackend(database: database), console: console, printsJSON: printsJSON, keepsGoing: keepsGoing, style: .plain, errorStyle: .plain, pager: nil,
+            backend: LocalBackend(database: database), console: console, printsJSON: printsJSON, keepsGoing: keepsGoing, style: .plain, errorStyle: .plain,
+            pager: nil,
             interruption: interruption
         )
     }

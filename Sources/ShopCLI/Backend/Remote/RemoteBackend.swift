@@ -123,7 +123,8 @@ final class RemoteBackend: ShopBackend {
         _ = document
         throw RecordError(
             .invalidArguments,
-            "explain shows the plan of the database it runs on; the server at \(location) does not send its plans: run explain with --db on the server's machine")
+            "explain shows the plan of the database it runs on; the server at \(location) does not send its plans: run explain with --db on the server's machine"
+        )
     }
 
     func schemaDefinitionLanguage() async throws(RecordError) -> String {
@@ -187,7 +188,8 @@ final class RemoteBackend: ShopBackend {
     private func graphQL(_ body: JSONValue, transactionID: String?) async throws(RecordError) -> GraphQLResponse {
         let request = ServerRequest(method: .POST, url: connection.settings.endpoint("graphql"), body: Data(body.text.utf8), transactionID: transactionID)
         let response = try await connection.send(request)
-        guard let text = String(data: response.body, encoding: .utf8), let document = JSONValue(parsing: text), document["errors"] != nil || document["data"] != nil
+        guard let text = String(data: response.body, encoding: .utf8), let document = JSONValue(parsing: text),
+            document["errors"] != nil || document["data"] != nil
         else {
             throw ServerErrors.error(of: response, url: location)
         }
@@ -220,6 +222,10 @@ final class RemoteBackend: ShopBackend {
 
     /// Milliseconds since 1970, as the service writes times.
     private static func date(_ value: JSONValue?) -> Date {
-        if case .number(let text)? = value, let milliseconds = Double(text) { Date(timeIntervalSince1970: milliseconds / 1000) } else { Date(timeIntervalSince1970: 0) }
+        if case .number(let text)? = value, let milliseconds = Double(text) {
+            Date(timeIntervalSince1970: milliseconds / 1000)
+        } else {
+            Date(timeIntervalSince1970: 0)
+        }
     }
 }

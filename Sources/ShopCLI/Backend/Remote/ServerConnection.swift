@@ -89,7 +89,8 @@ final class ServerConnection {
                     "cannot reach the server at \(settings.url) (\(failure.account)); check that shop serve is running there and that the URL is right")
             }
             guard failure.isRetryable else {
-                throw RecordError(.internalError, "cannot talk to the server at \(settings.url): \(failure.account); check the URL's scheme and the server's certificate")
+                throw RecordError(
+                    .internalError, "cannot talk to the server at \(settings.url): \(failure.account); check the URL's scheme and the server's certificate")
             }
             guard let wait = schedule.next() else { throw exhausted(request, failure: failure, elapsed: schedule.elapsed) }
             lastFailure = failure

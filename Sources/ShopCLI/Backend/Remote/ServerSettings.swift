@@ -32,7 +32,8 @@ struct ServerSettings: Equatable {
         guard let server = server ?? environment["SHOP_SERVER"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
         guard let url = URL(string: server), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
         else {
-            throw RecordError(.invalidArguments, "--server '\(server)' is not an http:// or https:// URL; give the address shop serve prints, e.g. http://127.0.0.1:8080")
+            throw RecordError(
+                .invalidArguments, "--server '\(server)' is not an http:// or https:// URL; give the address shop serve prints, e.g. http://127.0.0.1:8080")
         }
         let database = database ?? "public"
         guard database == "public" || database == "private" else {

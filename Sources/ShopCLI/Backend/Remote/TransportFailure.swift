@@ -1,5 +1,5 @@
-import Foundation
 import AsyncHTTPClient
+import Foundation
 import NIOCore
 
 /// Why a request got no answer: what the client saw of the connection.
