@@ -62,6 +62,7 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
         case .unknownItem: self.init(.notFound, code: .notFound, error.message)
         case .serverRecordChanged, .transactionConflict: self.init(.conflict, code: .conflict, error.message)
         case .referenceViolation: self.init(.preconditionFailed, code: .validatingReferenceError, error.message)
+        case .permissionFailure: self.init(.forbidden, code: .accessDenied, error.message)
         case .internalError: self.init(.internalServerError, code: .internalError, error.message)
         }
     }

@@ -5,8 +5,9 @@ import RecordKit
 ///
 /// Its `shop.sqlite` is the public database of the `development` environment, the same file the
 /// REPL opens by default, so `shop` and `shop serve` see the same lists. Beside it: `accounts.sqlite`
-/// (token hashes and accounts) and `production.sqlite` (the `production` environment's public
-/// database).
+/// (token hashes, users with their password hashes, server-to-server keys), `production.sqlite`
+/// (the `production` environment's public database) and `private/ENVIRONMENT/USER.sqlite` (each
+/// user's private database).
 public struct DataFolder: Sendable, Hashable {
     /// The folder's path.
     public let path: String
@@ -35,6 +36,18 @@ public struct DataFolder: Sendable, Hashable {
         case .development: path + "/shop.sqlite"
         case .production: path + "/production.sqlite"
         }
+    }
+
+    /// The file of the private database of `user` in `environment`, its folder created when
+    /// missing. The name's alphabet (``UserName``) needs no escaping in a file name.
+    func privateDatabasePath(_ environment: ServiceEnvironment, user: UserName) throws(RecordError) -> String {
+        let directory = path + "/private/" + environment.rawValue
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw RecordError(.internalError, "cannot create the folder of private databases \(directory): \(error.localizedDescription)")
+        }
+        return directory + "/" + user.text + ".sqlite"
     }
 
     /// The file of the accounts and token hashes.
