@@ -1,3 +1,4 @@
+public import HTTPTypes
 public import Hummingbird
 
 /// What a request presents to say who it is.

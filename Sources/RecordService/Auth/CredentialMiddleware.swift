@@ -43,15 +43,22 @@ public struct CredentialMiddleware: RouterMiddleware {
 
     private func principal(for signature: ServerSignature, body: Data, path: String) async throws(ServiceError) -> Principal {
         let keys = self.keys
-        let key = try await checking { () throws(RecordError) in try keys.publicKey(keyID: signature.keyID) }
-        guard let key else {
+        // Looked up and verified on the blocking pool: the key is read from the accounts database.
+        let outcome = try await checking { () throws(RecordError) -> Result<Void, ServerSignature.Refusal>? in
+            guard let key = try keys.publicKey(keyID: signature.keyID) else { return nil }
+            do throws(ServerSignature.Refusal) {
+                try signature.verify(with: key, body: body, path: path)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        guard let outcome else {
             throw ServiceError(
                 .unauthorized, code: .authenticationFailed, "no server-to-server key is registered as '\(signature.keyID)'; add it with: shop key add")
         }
-        do {
-            try signature.verify(with: key, body: body, path: path)
-        } catch {
-            throw ServiceError(.unauthorized, code: .authenticationFailed, error.reason)
+        if case .failure(let refusal) = outcome {
+            throw ServiceError(.unauthorized, code: .authenticationFailed, refusal.reason)
         }
         return Principal(.serverKey(id: signature.keyID))
     }

@@ -139,7 +139,9 @@ struct ServerKeyRouteTests {
         let fixture = try ServiceFixture()
         let key = P256.Signing.PrivateKey()
         try fixture.state.keys.add(keyID: "backend", pem: key.publicKey.pemRepresentation)
+        let raw = key.rawRepresentation
         try await fixture.test { client in
+            let key = try P256.Signing.PrivateKey(rawRepresentation: raw)
             let headers = try Self.headers(key: key, date: Self.date(), body: Self.body, path: Self.path)
             let answer = try await client.execute(uri: Self.path, method: .post, headers: headers, body: ByteBuffer(string: Self.body))
             #expect(answer.status == .ok, "\(String(buffer: answer.body))")
@@ -150,7 +152,9 @@ struct ServerKeyRouteTests {
         let fixture = try ServiceFixture()
         let key = P256.Signing.PrivateKey()
         try fixture.state.keys.add(keyID: "backend", pem: key.publicKey.pemRepresentation)
+        let raw = key.rawRepresentation
         try await fixture.test { client in
+            let key = try P256.Signing.PrivateKey(rawRepresentation: raw)
             let cases: [(String, HTTPFields, String, String)] = [
                 (
                     "another body", try Self.headers(key: key, date: Self.date(), body: Self.body, path: Self.path), #"{"query": {"recordType": "Items"}}"#,
