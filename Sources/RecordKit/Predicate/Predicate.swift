@@ -3,7 +3,8 @@
 /// SQL with bound values only.
 ///
 /// Keys name schema fields or the system fields `recordName` (alias `recordID`), `createdAt`
-/// (alias `creationDate`) and `modifiedAt` (alias `modificationDate`). Literals stay untyped
+/// (alias `creationDate`), `modifiedAt` (alias `modificationDate`), and `___createdBy` and
+/// `___modifiedBy` (user record names; ``AccessPolicy/ownerRecordName`` for the owner). Literals stay untyped
 /// until compiled against the schema, where each is checked against the field's type.
 public indirect enum Predicate: Sendable, Hashable {
     /// Matches every record (`TRUEPREDICATE`).

@@ -1,5 +1,5 @@
-/// A CKDB `GRANT READ, WRITE TO "_creator"` line, kept and printed back.
-/// Enforcement comes with the service.
+/// A CKDB `GRANT READ, WRITE TO "_creator"` line, kept and printed back, and enforced by
+/// ``AccessPolicy``.
 public struct Grant: Sendable, Hashable, Codable, CustomStringConvertible {
     public enum Permission: String, Sendable, Hashable, Codable, CaseIterable {
         case read = "READ"

@@ -53,7 +53,12 @@ public protocol RecordStore: Sendable {
     /// paged read without a limit; `limitExceeded` for a value past the storage's limits.
     ///
     /// - Throws: ``RecordError`` only for the common failures above (the unit as a whole).
-    func read(_ reads: [RecordRead], atSchemaVersion version: Int?) async throws(RecordError) -> StoreOutcome<[Result<RecordReadResult, RecordError>]>
+    ///
+    /// The reads act for `access`: what it may not read is left out of every result, as if it
+    /// did not exist (``AccessPolicy``).
+    func read(
+        _ reads: [RecordRead], atSchemaVersion version: Int?, access: AccessPolicy
+    ) async throws(RecordError) -> StoreOutcome<[Result<RecordReadResult, RecordError>]>
 
     /// Applies `writes` in one write transaction, atomically: all of them, or — if any fails, or
     /// `response` throws — none. `response` turns the results into the bytes returned (and stored
@@ -73,11 +78,14 @@ public protocol RecordStore: Sendable {
     ///   or a value of the wrong type. ``RecordError`` for the batch as a whole:
     ///   `transactionConflict` when the transaction ID was used for another request,
     ///   `limitExceeded` past ``Limits/maximumBatchOperations``, and the common failures above.
-    ///   The error `response` throws comes back unchanged.
+    ///   The error `response` throws comes back unchanged. The writes act for `access`: one it
+    ///   may not make fails with `permissionFailure` (or `unknownItem` for a record it may not
+    ///   read), and the records it saves get its user as creator and modifier.
     func modify(
         _ writes: [RecordWrite],
         atSchemaVersion version: Int?,
         transaction: TransactionRequest?,
+        access: AccessPolicy,
         response: @escaping @Sendable ([RecordWriteResult]) throws -> Data
     ) async throws -> WriteOutcome
 
@@ -85,6 +93,23 @@ public protocol RecordStore: Sendable {
     ///
     /// - Throws: ``RecordError`` only for the common failures above.
     func changes(after sequence: Int64, limit: Int) async throws(RecordError) -> [Change]
+}
+
+extension RecordStore {
+    /// ``read(_:atSchemaVersion:access:)`` as the owner, who reads everything.
+    public func read(_ reads: [RecordRead], atSchemaVersion version: Int?) async throws(RecordError) -> StoreOutcome<[Result<RecordReadResult, RecordError>]> {
+        try await read(reads, atSchemaVersion: version, access: .owner)
+    }
+
+    /// ``modify(_:atSchemaVersion:transaction:access:response:)`` as the owner, who writes everything.
+    public func modify(
+        _ writes: [RecordWrite],
+        atSchemaVersion version: Int?,
+        transaction: TransactionRequest?,
+        response: @escaping @Sendable ([RecordWriteResult]) throws -> Data
+    ) async throws -> WriteOutcome {
+        try await modify(writes, atSchemaVersion: version, transaction: transaction, access: .owner, response: response)
+    }
 }
 
 /// A schema with its version.

@@ -20,6 +20,8 @@ public struct RecordError: Error, Sendable, CustomStringConvertible {
         case schemaViolation
         case transactionConflict
         case limitExceeded
+        /// The record type's grants do not let the caller do this (``AccessPolicy``).
+        case permissionFailure
         case internalError
     }
 

@@ -14,9 +14,9 @@ enum MutationExecution {
     }
 
     /// The data object of the response, or the schema the store is at now when the plan's is
-    /// not current.
+    /// not current. The writes act for `access`.
     static func run(
-        _ plan: MutationPlan, in store: any RecordStore, context: SchemaContext, transaction: TransactionRequest?
+        _ plan: MutationPlan, in store: any RecordStore, context: SchemaContext, transaction: TransactionRequest?, access: AccessPolicy
     ) async throws(GraphQLFailure) -> StoreOutcome<Answer> {
         var writes: [RecordWrite] = []
         /// The field of each write, by index.
@@ -39,7 +39,7 @@ enum MutationExecution {
             try JSONEncoder().encode(try data(plan, results: results, schema: schema))
         }
         do {
-            switch try await store.modify(writes, atSchemaVersion: context.generation, transaction: transaction, response: response) {
+            switch try await store.modify(writes, atSchemaVersion: context.generation, transaction: transaction, access: access, response: response) {
             case .applied(_, let stored):
                 return .completed(Answer(data: try decode(stored), isReplay: false))
             case .replayed(let stored):

@@ -96,16 +96,20 @@ public final class RecordQLEngine: Sendable {
         }
     }
 
-    /// Runs a prepared operation, a mutation under the transaction `transaction` describes.
-    /// Never throws: failures are in the response's `errors`.
-    public func run(_ operation: PreparedOperation, transaction: TransactionOptions = TransactionOptions()) async -> GraphQLResponse {
+    /// Runs a prepared operation, a mutation under the transaction `transaction` describes,
+    /// acting for `access`: it reads only what `access` may read, and its writes are checked
+    /// against the record types' grants (``AccessPolicy``). Never throws: failures are in the
+    /// response's `errors`.
+    public func run(
+        _ operation: PreparedOperation, transaction: TransactionOptions = TransactionOptions(), access: AccessPolicy = .owner
+    ) async -> GraphQLResponse {
         var operation = operation
         do throws(GraphQLFailure) {
             for _ in 0...Self.maximumReplans {
                 let outcome: StoreOutcome<MutationExecution.Answer> =
                     switch operation.plan {
-                    case .query(let plan): try await query(plan, request: operation.request).answer
-                    case .mutation(let plan): try await mutate(plan, operation: operation, options: transaction)
+                    case .query(let plan): try await query(plan, request: operation.request, access: access).answer
+                    case .mutation(let plan): try await mutate(plan, operation: operation, options: transaction, access: access)
                     }
                 switch outcome {
                 case .completed(let answer):
@@ -164,11 +168,11 @@ public final class RecordQLEngine: Sendable {
 
     /// Runs a query's reads in one read transaction and returns the data object's JSON; the
     /// introspection fields are answered outside it.
-    private func query(_ plan: QueryPlan, request: PreparedRequest) async throws(GraphQLFailure) -> StoreOutcome<String> {
+    private func query(_ plan: QueryPlan, request: PreparedRequest, access: AccessPolicy) async throws(GraphQLFailure) -> StoreOutcome<String> {
         let reads = QueryExecution.reads(of: plan)
         let outcome: StoreOutcome<[Result<RecordReadResult, RecordError>]>
         do throws(RecordError) {
-            outcome = try await store.read(reads.reads, atSchemaVersion: request.context.generation)
+            outcome = try await store.read(reads.reads, atSchemaVersion: request.context.generation, access: access)
         } catch {
             throw GraphQLFailure(error, at: nil, stage: .execution)
         }
@@ -196,7 +200,7 @@ public final class RecordQLEngine: Sendable {
     /// Runs a mutation's writes in one write transaction (stored under its `@transaction` ID or
     /// the options' ID, if any, in the options' scope) and returns the data object's JSON.
     private func mutate(
-        _ plan: MutationPlan, operation: PreparedOperation, options: TransactionOptions
+        _ plan: MutationPlan, operation: PreparedOperation, options: TransactionOptions, access: AccessPolicy
     ) async throws(GraphQLFailure) -> StoreOutcome<MutationExecution.Answer> {
         if let named = plan.transactionID, let given = options.id, named != given {
             throw GraphQLFailure(
@@ -214,7 +218,7 @@ public final class RecordQLEngine: Sendable {
         } catch {
             throw GraphQLFailure(error, at: nil, stage: .execution)
         }
-        return try await MutationExecution.run(plan, in: store, context: operation.request.context, transaction: transaction)
+        return try await MutationExecution.run(plan, in: store, context: operation.request.context, transaction: transaction, access: access)
     }
 
     /// How many times a document text has been parsed (tests check that repeats are not).

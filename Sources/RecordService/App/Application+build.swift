@@ -36,11 +36,12 @@ public func buildRouter(_ state: ServiceState, logger: Logger) -> Router<Service
     router.add(middleware: ErrorRenderingMiddleware(.cloudKit))
 
     OperationsController(state: state).addRoutes(to: router)
+    LoginController(users: state.users, tokens: state.tokens, throttle: state.logins).addRoutes(to: router)
 
     let graphQL = GraphQLController(writes: state.writes)
     graphQL.addRoutes(to: dataGroup(router, "", state: state, rendering: .graphQL, target: .fixed(.developmentPublic)))
     graphQL.addRoutes(to: dataGroup(router, databasePath, state: state, rendering: .graphQL, target: .path(container: state.configuration.container)))
-    CloudKitController(writes: state.writes, uploads: state.uploads).addRoutes(
+    CloudKitController(writes: state.writes, uploads: state.uploads, users: state.users).addRoutes(
         to: dataGroup(router, databasePath, state: state, rendering: .cloudKit, target: .path(container: state.configuration.container)))
     SchemaController().addRoutes(
         to: dataGroup(router, databasePath, state: state, rendering: .cloudKit, target: .path(container: state.configuration.container)))
@@ -58,6 +59,6 @@ func dataGroup(
     router.group(path)
         .add(middleware: ErrorRenderingMiddleware(rendering))
         .add(middleware: BodyLimitMiddleware(limit: state.configuration.maximumBodySize))
-        .add(middleware: CredentialMiddleware(tokens: state.tokens))
+        .add(middleware: CredentialMiddleware(tokens: state.tokens, keys: state.keys))
         .add(middleware: DatabaseMiddleware(registry: state.databases, target: target))
 }

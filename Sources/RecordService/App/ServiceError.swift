@@ -64,6 +64,7 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
         case .unknownItem: self.init(.notFound, code: .notFound, reason)
         case .serverRecordChanged, .transactionConflict: self.init(.conflict, code: .conflict, reason)
         case .referenceViolation: self.init(.preconditionFailed, code: .validatingReferenceError, reason)
+        case .permissionFailure: self.init(.forbidden, code: .accessDenied, reason)
         case .internalError: self.init(.internalServerError, code: .internalError, reason)
         }
     }

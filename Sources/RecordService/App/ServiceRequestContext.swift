@@ -1,4 +1,6 @@
 public import Hummingbird
+public import NIOCore
+public import RecordKit
 
 /// The request context of every route: the request's id, the principal its credential resolved
 /// to and the database its path addresses, filled in by the middleware in that order.
@@ -13,9 +15,16 @@ public struct ServiceRequestContext: RequestContext {
     /// The largest body a route reads, set from the configuration; larger bodies get 413.
     public var maxUploadSize: Int = ServiceConfiguration.defaultMaximumBodySize
 
+    /// The address of the client (the peer of the connection), `nil` when unknown.
+    public var remoteAddress: SocketAddress?
+
     public init(source: Source) {
         coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
     }
+
+    /// The client's IP address as text (what login attempts are counted by), `unknown` when none.
+    var remoteAddressText: String { remoteAddress?.ipAddress ?? "unknown" }
 
     /// The principal, or 401 when the request carried no credential.
     public func requirePrincipal() throws(ServiceError) -> Principal {
@@ -30,6 +39,12 @@ public struct ServiceRequestContext: RequestContext {
             throw ServiceError(.forbidden, code: .accessDenied, "\(principal) may read but not write; use a user or admin token")
         }
         return principal
+    }
+
+    /// What the principal may read and write in the route's database (``Principal/access(in:)``):
+    /// passed with every read and write, so the engine filters and checks them.
+    public func requireAccess() throws(ServiceError) -> AccessPolicy {
+        try requirePrincipal().access(in: try requireDatabase().address)
     }
 
     /// The database the route serves; set by ``DatabaseMiddleware`` for every data route.

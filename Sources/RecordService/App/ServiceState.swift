@@ -1,10 +1,17 @@
 public import Prometheus
 
-/// What the routes share: the configuration, the databases, the tokens and the metrics.
+/// What the routes share: the configuration, the databases, the accounts (tokens, users, keys)
+/// and the metrics.
 public struct ServiceState: Sendable {
     public let configuration: ServiceConfiguration
     public let databases: DatabaseRegistry
     public let tokens: TokenStore
+    /// The users and their password hashes.
+    public let users: UserStore
+    /// The server-to-server keys.
+    public let keys: ServerKeyStore
+    /// Bounds login attempts per name and per address.
+    public let logins = LoginThrottle()
     /// The registry `/metrics` renders (the process's metrics factory writes into it).
     public let metrics: PrometheusCollectorRegistry
     /// Writes under an `Idempotency-Key`, for every API.
@@ -15,7 +22,10 @@ public struct ServiceState: Sendable {
     public init(configuration: ServiceConfiguration, metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) throws {
         self.configuration = configuration
         self.databases = DatabaseRegistry(folder: configuration.data)
-        self.tokens = try TokenStore(folder: configuration.data)
+        let accounts = try AccountsDatabase.open(configuration.data)
+        self.tokens = TokenStore(accounts: accounts)
+        self.users = UserStore(accounts: accounts)
+        self.keys = ServerKeyStore(accounts: accounts)
         self.metrics = metrics
         self.uploads = try AssetUploads(folder: configuration.data.uploadsPath)
     }

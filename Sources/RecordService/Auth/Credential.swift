@@ -1,15 +1,20 @@
+public import HTTPTypes
 public import Hummingbird
 
 /// What a request presents to say who it is.
-///
-/// Server-to-server requests (CloudKit's `X-Apple-CloudKit-Request-KeyID`, `-ISO8601Date` and
-/// `-SignatureV1` headers) become a third case when key registration arrives.
 public enum Credential: Sendable, Hashable {
     /// `Authorization: Bearer TOKEN`, or CloudKit's `ckAPIToken` / `ckWebAuthToken` query parameters.
     case token(String)
+    /// CloudKit's server-to-server headers (``ServerSignature``).
+    case serverSignature(ServerSignature)
 
     /// The credential `request` carries, `nil` when it carries none.
     public init?(_ request: Request) {
+        if let keyID = request.headers[.cloudKitKeyID] {
+            self = .serverSignature(
+                ServerSignature(keyID: keyID, date: request.headers[.cloudKitDate] ?? "", signature: request.headers[.cloudKitSignature] ?? ""))
+            return
+        }
         if let authorization = request.headers[.authorization] {
             if let token = Self.plainBearerToken(authorization) {
                 self = .token(token)
@@ -43,4 +48,13 @@ public enum Credential: Sendable, Hashable {
         guard !isBlank(token.first), !isBlank(token.last) else { return nil }
         return String(Substring(token))
     }
+}
+
+extension HTTPField.Name {
+    /// CloudKit's server-to-server key ID header.
+    public static let cloudKitKeyID = HTTPField.Name("X-Apple-CloudKit-Request-KeyID")!
+    /// CloudKit's server-to-server date header.
+    public static let cloudKitDate = HTTPField.Name("X-Apple-CloudKit-Request-ISO8601Date")!
+    /// CloudKit's server-to-server signature header.
+    public static let cloudKitSignature = HTTPField.Name("X-Apple-CloudKit-Request-SignatureV1")!
 }

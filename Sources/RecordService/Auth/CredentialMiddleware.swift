@@ -1,15 +1,19 @@
+import Foundation
 public import Hummingbird
 import RecordKit
 
 /// Resolves the request's credential to its ``Principal``. A request without one goes on with
 /// no principal (routes that serve data refuse it); one with a credential that matches nothing
-/// is refused here with 401.
+/// is refused here with 401: an unknown token, or a server-to-server signature that does not
+/// verify (unknown key ID, another body, path or date, a date more than 5 minutes off).
 public struct CredentialMiddleware: RouterMiddleware {
     public typealias Context = ServiceRequestContext
     let tokens: TokenStore
+    let keys: ServerKeyStore
 
-    public init(tokens: TokenStore) {
+    public init(tokens: TokenStore, keys: ServerKeyStore) {
         self.tokens = tokens
+        self.keys = keys
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -17,24 +21,55 @@ public struct CredentialMiddleware: RouterMiddleware {
             return try await next(request, context)
         }
         var context = context
-        context.principal = try await principal(for: credential)
+        var request = request
+        switch credential {
+        case .token(let text):
+            context.principal = try await principal(for: text)
+        case .serverSignature(let signature):
+            // The signature covers the body: read it whole (within the limit) and keep it for the route.
+            let body = try await request.collectBody(upTo: context.maxUploadSize)
+            context.principal = try await principal(for: signature, body: Data(buffer: body), path: request.uri.path)
+        }
         return try await next(request, context)
     }
 
-    private func principal(for credential: Credential) async throws(ServiceError) -> Principal {
-        switch credential {
-        case .token(let text):
-            guard let token = AccessToken(text) else { throw ServiceError.unknownCredential }
-            if let principal = tokens.cachedPrincipal(for: token) { return principal }
-            let tokens = self.tokens
-            let principal: Principal?
-            do {
-                principal = try await BlockingWork.run { () throws(RecordError) in try tokens.principal(for: token) }
+    private func principal(for text: String) async throws(ServiceError) -> Principal {
+        guard let token = AccessToken(text) else { throw ServiceError.unknownCredential }
+        if let principal = tokens.cachedPrincipal(for: token) { return principal }
+        let tokens = self.tokens
+        let principal = try await checking { () throws(RecordError) in try tokens.principal(for: token) }
+        guard let principal else { throw ServiceError.unknownCredential }
+        return principal
+    }
+
+    private func principal(for signature: ServerSignature, body: Data, path: String) async throws(ServiceError) -> Principal {
+        let keys = self.keys
+        // Looked up and verified on the blocking pool: the key is read from the accounts database.
+        let outcome = try await checking { () throws(RecordError) -> Result<Void, ServerSignature.Refusal>? in
+            guard let key = try keys.publicKey(keyID: signature.keyID) else { return nil }
+            do throws(ServerSignature.Refusal) {
+                try signature.verify(with: key, body: body, path: path)
+                return .success(())
             } catch {
-                throw ServiceError(.serviceUnavailable, code: .tryAgainLater, "the credential could not be checked: \(error.message); try again")
+                return .failure(error)
             }
-            guard let principal else { throw ServiceError.unknownCredential }
-            return principal
+        }
+        guard let outcome else {
+            throw ServiceError(
+                .unauthorized, code: .authenticationFailed, "no server-to-server key is registered as '\(signature.keyID)'; add it with: shop key add")
+        }
+        if case .failure(let refusal) = outcome {
+            throw ServiceError(.unauthorized, code: .authenticationFailed, refusal.reason)
+        }
+        return Principal(.serverKey(id: signature.keyID))
+    }
+
+    /// `body` run on the blocking pool; a failure to read the accounts is 503.
+    private func checking<T: Sendable>(_ body: @escaping @Sendable () throws(RecordError) -> T) async throws(ServiceError) -> T {
+        do {
+            return try await BlockingWork.run(body)
+        } catch {
+            throw ServiceError(.serviceUnavailable, code: .tryAgainLater, "the credential could not be checked: \(error.message); try again")
         }
     }
 }

@@ -1,13 +1,16 @@
 /// Who a request acts as, resolved from its credential.
 ///
 /// An admin may do everything; a user acts as that user, with CloudKit's roles `_icloud` and
-/// `_creator` (and, from the accounts issue on, that user's private database); an API token
-/// alone is `_world`, which reads the public database and writes nothing.
+/// `_creator`, and owns a private database; an API token alone is `_world`, which reads the
+/// public database as the grants allow and writes nothing; a server-to-server key acts as the
+/// owner of the public databases (and has no private database).
 public struct Principal: Sendable, Hashable, CustomStringConvertible {
     public enum Kind: Sendable, Hashable {
         case admin
         case user(name: String)
         case world
+        /// A request signed with a registered server-to-server key.
+        case serverKey(id: String)
     }
 
     public var kind: Kind
@@ -23,7 +26,7 @@ public struct Principal: Sendable, Hashable, CustomStringConvertible {
     /// The CloudKit roles the principal holds, as schema grants name them.
     public var roles: Set<String> {
         switch kind {
-        case .admin: ["_world", "_icloud", "_creator"]
+        case .admin, .serverKey: ["_world", "_icloud", "_creator"]
         case .user: ["_world", "_icloud", "_creator"]
         case .world: ["_world"]
         }
@@ -40,6 +43,7 @@ public struct Principal: Sendable, Hashable, CustomStringConvertible {
         case .admin: "_admin"
         case .user(let name): "user:" + name
         case .world: "_world"
+        case .serverKey(let id): "key:" + id
         }
     }
 
@@ -48,6 +52,7 @@ public struct Principal: Sendable, Hashable, CustomStringConvertible {
         case .admin: "admin"
         case .user(let name): "user \(name)"
         case .world: "_world (API token)"
+        case .serverKey(let id): "server-to-server key \(id)"
         }
     }
 }

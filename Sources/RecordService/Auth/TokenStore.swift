@@ -8,26 +8,21 @@ public struct TokenInfo: Sendable, Hashable {
     public var createdAt: Date?
 }
 
-/// The tokens of a data folder, kept as SHA-256 digests in a record database of their own
-/// (`accounts.sqlite`): record type `Tokens`, one record per token named by its digest.
+/// The tokens of a data folder, kept as SHA-256 digests in the accounts database
+/// (``AccountsDatabase``): record type `Tokens`, one record per token named by its digest.
 public final class TokenStore: Sendable {
     private let database: RecordDatabase
     /// The principals of tokens checked moments ago (``cachedPrincipal(for:)``).
     private let recentlyChecked = PrincipalCache()
 
-    /// The schema of the accounts database.
-    static let schema = """
-        DEFINE SCHEMA
-            RECORD TYPE Tokens (
-                label           STRING QUERYABLE SORTABLE,
-                kind            STRING,
-                user            STRING
-            );
-        """
-
     /// The store of the data folder `folder`, created when new.
-    public init(folder: DataFolder) throws(RecordError) {
-        database = try RecordDatabase(path: folder.accountsPath, bootstrap: try CKDBParser.parse(Self.schema))
+    public convenience init(folder: DataFolder) throws(RecordError) {
+        self.init(accounts: try AccountsDatabase.open(folder))
+    }
+
+    /// The store over `accounts`, an opened ``AccountsDatabase``.
+    init(accounts: RecordDatabase) {
+        database = accounts
     }
 
     /// Creates a token for `principal` under `label` (a generated one when `nil`) and returns it:
@@ -48,6 +43,8 @@ public final class TokenStore: Sendable {
         case .user(let name):
             fields["kind"] = .string("user")
             fields["user"] = .string(name)
+        case .serverKey:
+            throw RecordError(.invalidArguments, "a server-to-server key signs its requests; it has no token")
         }
         let saved = try database.write { transaction in
             let existing = try transaction.records(matching: Query("Tokens", predicate: .compare(key: "label", .equal, .string(label))))
@@ -120,6 +117,7 @@ public final class TokenStore: Sendable {
         case .admin: prefix = "admin"
         case .world: prefix = "api"
         case .user(let name): prefix = name
+        case .serverKey(let id): prefix = id
         }
         return prefix + "-" + digest.prefix(8)
     }

@@ -5,16 +5,18 @@ import RecordKit
 
 /// CloudKit Web Services for one database, under `/database/1/{container}/{environment}/{database}/`:
 /// `records/query`, `records/modify`, `records/lookup`, `zones/list`, `zones/lookup`,
-/// `users/current` and `assets/upload` with the upload and download URLs it hands out. Bodies
+/// `users/current`, `users/discover` and `assets/upload` with the upload and download URLs it hands out. Bodies
 /// are CloudKit's JSON as its clients send it; responses are `application/json`, errors
 /// `{"uuid", "serverErrorCode", "reason"}` with CloudKit's statuses.
 public struct CloudKitController: Sendable {
     let writes: IdempotentWrites
     let uploads: AssetUploads
+    let users: UserStore
 
-    init(writes: IdempotentWrites, uploads: AssetUploads) {
+    init(writes: IdempotentWrites, uploads: AssetUploads, users: UserStore) {
         self.writes = writes
         self.uploads = uploads
+        self.users = users
     }
 
     /// Adds the routes to `group`, a group at the database path whose middleware resolved the
@@ -27,6 +29,8 @@ public struct CloudKitController: Sendable {
         group.post("zones/list", use: listZones)
         group.post("zones/lookup", use: lookupZones)
         group.get("users/current", use: currentUser)
+        group.get("users/discover", use: discoverUsers)
+        group.post("users/discover", use: discoverUsers)
         group.post("assets/upload", use: requestUploads)
         group.post("assets/upload/:token", use: upload)
         group.get("assets/download/:checksum", use: download)
@@ -35,17 +39,21 @@ public struct CloudKitController: Sendable {
     // MARK: Records
 
     @Sendable func query(_ request: Request, context: ServiceRequestContext) async throws -> Response {
-        _ = try context.requirePrincipal()
+        let access = try context.requireAccess()
         let database = try context.requireDatabase()
         let body = try await Self.body(of: request, context: context)
         let assetURL = Self.assetURL(request, context: context)
-        let outcome = try await CloudKitStore(database: database.database).read { transaction -> Result<JSONValue, CloudKitError> in
+        let outcome = try await CloudKitStore(database: database.database, access: access).read { transaction -> Result<JSONValue, CloudKitError> in
             do {
                 let query = try CloudKitQueryRequest(body, schema: transaction.schema)
                 let page = try transaction.page(query.query, after: query.continuationMarker)
                 let type = transaction.schema.recordType(named: query.query.recordType)
                 var response: [String: JSONValue] = [
-                    "records": .array(page.records.map { CloudKitRecord.encode($0, type: type, desiredKeys: query.desiredKeys, assetURL: assetURL) })
+                    "records": .array(
+                        try page.records.map { record in
+                            CloudKitRecord.encode(
+                                record, type: type, desiredKeys: query.desiredKeys, authors: try transaction.authors(of: record.recordName), assetURL: assetURL)
+                        })
                 ]
                 if let cursor = page.cursor { response["continuationMarker"] = .string(cursor) }
                 return .success(.object(response))
@@ -57,7 +65,7 @@ public struct CloudKitController: Sendable {
     }
 
     @Sendable func lookup(_ request: Request, context: ServiceRequestContext) async throws -> Response {
-        _ = try context.requirePrincipal()
+        let access = try context.requireAccess()
         let database = try context.requireDatabase()
         let body = try await Self.body(of: request, context: context)
         let entries = try Self.array("records", of: body, example: #"[{"recordName": "L1"}]"#)
@@ -74,15 +82,17 @@ public struct CloudKitController: Sendable {
         let desiredKeys = try CloudKitQueryRequest.desiredKeys(body["desiredKeys"])
         let requested = names
         let assetURL = Self.assetURL(request, context: context)
-        let found = try await CloudKitStore(database: database.database).read { transaction in
+        let found = try await CloudKitStore(database: database.database, access: access).read { transaction in
             let schema = transaction.schema
             let records = try transaction.fetch(recordNames: requested)
             let byName = Dictionary(records.map { ($0.recordName, $0) }, uniquingKeysWith: { first, _ in first })
-            return requested.map { name -> JSONValue in
+            return try requested.map { name -> JSONValue in
                 guard let record = byName[name] else {
                     return CloudKitError(.notFound, "there is no record named \(name.debugDescription)", recordName: name).operationResult
                 }
-                return CloudKitRecord.encode(record, type: schema.recordType(named: record.recordType), desiredKeys: desiredKeys, assetURL: assetURL)
+                return CloudKitRecord.encode(
+                    record, type: schema.recordType(named: record.recordType), desiredKeys: desiredKeys, authors: try transaction.authors(of: name),
+                    assetURL: assetURL)
             }
         }
         return Self.json(.object(["records": .array(found)]))
@@ -90,11 +100,12 @@ public struct CloudKitController: Sendable {
 
     @Sendable func modify(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let principal = try context.requireWriter()
+        let access = try context.requireAccess()
         let database = try context.requireDatabase()
         let key = try IdempotencyKey.of(request)
         let body = try await Self.body(of: request, context: context)
         let modify = try CloudKitModifyRequest(body)
-        let store = CloudKitStore(database: database.database)
+        let store = CloudKitStore(database: database.database, access: access)
         let storedTypes = try await store.recordTypes(of: modify.untypedRecordNames)
         var schema = try await store.schema()
         let additions = try CloudKitSchemaGrowth.additions(for: modify.operations, storedTypes: storedTypes, schema: schema)
@@ -116,7 +127,7 @@ public struct CloudKitController: Sendable {
         }
         do {
             guard let key else {
-                return try await database.database.write(apply).response(replayed: false)
+                return try await database.database.write(access: access, apply).response(replayed: false)
             }
             // Stored with the writes, in the same transaction, as every API's writes are
             // (``IdempotentWrites``); a batch of CloudKit operations needs the transaction
@@ -125,7 +136,7 @@ public struct CloudKitController: Sendable {
             return try await writes.inFlight.whileRunning(storedID) {
                 let (stored, isReplay) = try await BlockingWork.run { () throws(RecordError) in
                     do {
-                        return try database.database.write(transactionID: storedID, request: request, apply)
+                        return try database.database.write(transactionID: storedID, request: request, access: access, apply)
                     } catch {
                         throw error as? RecordError ?? RecordError(wrapping: error)
                     }
@@ -166,19 +177,58 @@ public struct CloudKitController: Sendable {
     }
 
     @Sendable func currentUser(_ request: Request, context: ServiceRequestContext) async throws -> Response {
-        let principal = try context.requirePrincipal()
+        let principal = try Self.requireSignedIn(context)
         _ = try context.requireDatabase()
-        return Self.json(.object(["userRecordName": .string(CloudKitUser.recordName(of: principal))]))
+        var user: [String: JSONValue] = ["userRecordName": .string(CloudKitUser.recordName(of: principal))]
+        if case .user(let name) = principal.kind { user["nameComponents"] = .object(["givenName": .string(name)]) }
+        return Self.json(.object(user))
+    }
+
+    /// `users/discover`: the users who allowed it (`shop user add --discoverable`), all of them
+    /// (GET, or POST without `lookupInfos`) or those a POST's `lookupInfos` name by
+    /// `userRecordName` (or `userName`), as `{"users": [{"userRecordName", "nameComponents"}]}`.
+    @Sendable func discoverUsers(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        _ = try Self.requireSignedIn(context)
+        _ = try context.requireDatabase()
+        var wanted: Set<String>?
+        if request.method == .post, case .array(let infos)? = try await Self.body(of: request, context: context)["lookupInfos"] {
+            wanted = Set(
+                infos.compactMap { info in
+                    if case .string(let name)? = info["userRecordName"] { return name }
+                    if case .string(let name)? = info["userName"] { return CloudKitUser.recordName(of: .user(name)) }
+                    return nil
+                })
+        }
+        let users = self.users
+        let found = try await BlockingWork.run { () throws(RecordError) in try users.discoverable() }
+        let answer = found.compactMap { name -> JSONValue? in
+            let recordName = CloudKitUser.recordName(of: .user(name.text))
+            guard wanted?.contains(recordName) ?? true else { return nil }
+            return .object(["userRecordName": .string(recordName), "nameComponents": .object(["givenName": .string(name.text)])])
+        }
+        return Self.json(.object(["users": .array(answer)]))
+    }
+
+    /// The principal of a request that identifies someone: an API token alone identifies no
+    /// one (421 AUTHENTICATION_REQUIRED, as CloudKit answers without a web auth token).
+    static func requireSignedIn(_ context: ServiceRequestContext) throws(ServiceError) -> Principal {
+        let principal = try context.requirePrincipal()
+        guard principal.kind != .world else {
+            throw ServiceError(
+                .misdirectedRequest, code: .authenticationRequired, "an API token identifies no user; log in for a ckWebAuthToken (POST /auth/login)")
+        }
+        return principal
     }
 
     // MARK: Assets
 
     @Sendable func requestUploads(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         _ = try context.requireWriter()
+        let access = try context.requireAccess()
         let database = try context.requireDatabase()
         let body = try await Self.body(of: request, context: context)
         let requested = try Self.array("tokens", of: body, example: #"[{"recordType": "Items", "fieldName": "photo"}]"#)
-        let schema = try await CloudKitStore(database: database.database).schema()
+        let schema = try await CloudKitStore(database: database.database, access: access).schema()
         var tokens: [JSONValue] = []
         for (index, entry) in requested.enumerated() {
             guard case .string(let recordType)? = entry["recordType"], case .string(let fieldName)? = entry["fieldName"] else {
@@ -210,10 +260,10 @@ public struct CloudKitController: Sendable {
     }
 
     @Sendable func download(_ request: Request, context: ServiceRequestContext) async throws -> Response {
-        _ = try context.requirePrincipal()
+        let access = try context.requireAccess()
         let database = try context.requireDatabase()
         let checksum = try context.parameters.require("checksum")
-        let content = try await CloudKitStore(database: database.database).read { try $0.assetContent(sha256: checksum) }
+        let content = try await CloudKitStore(database: database.database, access: access).read { try $0.assetContent(sha256: checksum) }
         guard let content else {
             throw CloudKitError(.notFound, "there is no asset with checksum \(checksum)")
         }

@@ -148,7 +148,7 @@ struct CloudKitModification: Sendable {
         case .delete, .forceDelete:
             preconditionFailure("deletions are applied above")
         }
-        return CloudKitRecord.encode(saved, type: type, desiredKeys: desiredKeys, assetURL: assetURL)
+        return CloudKitRecord.encode(saved, type: type, desiredKeys: desiredKeys, authors: try transaction.authors(of: name), assetURL: assetURL)
     }
 
     /// Creates `record`. A name held by a record of another type is refused by the engine as a

@@ -3,10 +3,15 @@ import RecordKit
 
 /// CloudKit's record dictionary as responses carry it: `recordName`, `recordType`,
 /// `recordChangeTag`, `fields` (each with its type tag), `created` and `modified`
-/// (`{"timestamp"}` in milliseconds). Absent values are left out, never `null`.
+/// (`{"timestamp", "userRecordName"}`, the time in milliseconds). Absent values are left out,
+/// never `null`.
 enum CloudKitRecord {
-    /// The dictionary of `record`, a record of `type`; with `desiredKeys`, only those fields.
-    static func encode(_ record: Record, type: RecordType?, desiredKeys: Set<String>? = nil, assetURL: (Asset) -> String) -> JSONValue {
+    /// The dictionary of `record`, a record of `type`; with `desiredKeys`, only those fields;
+    /// with `authors`, the user record names of its creator and last modifier.
+    static func encode(
+        _ record: Record, type: RecordType?, desiredKeys: Set<String>? = nil, authors: (createdBy: String, modifiedBy: String)? = nil,
+        assetURL: (Asset) -> String
+    ) -> JSONValue {
         var fields: [String: JSONValue] = [:]
         for (name, value) in record.fields where desiredKeys?.contains(name) ?? true {
             let fieldType = type?.field(named: name)?.type ?? Self.type(of: value)
@@ -19,8 +24,8 @@ enum CloudKitRecord {
             "deleted": .bool(false),
         ]
         if let changeTag = record.changeTag { members["recordChangeTag"] = .string(changeTag) }
-        if let createdAt = record.createdAt { members["created"] = timestamp(createdAt) }
-        if let modifiedAt = record.modifiedAt { members["modified"] = timestamp(modifiedAt) }
+        if let createdAt = record.createdAt { members["created"] = stamp(createdAt, user: authors?.createdBy) }
+        if let modifiedAt = record.modifiedAt { members["modified"] = stamp(modifiedAt, user: authors?.modifiedBy) }
         return .object(members)
     }
 
@@ -29,8 +34,11 @@ enum CloudKitRecord {
         .object(["recordName": .string(recordName), "recordType": .string(recordType), "deleted": .bool(true)])
     }
 
-    private static func timestamp(_ date: Date) -> JSONValue {
-        .object(["timestamp": .integer(Timestamp.milliseconds(date))])
+    /// `{"timestamp", "userRecordName"}`.
+    private static func stamp(_ date: Date, user: String?) -> JSONValue {
+        var members: [String: JSONValue] = ["timestamp": .integer(Timestamp.milliseconds(date))]
+        if let user { members["userRecordName"] = .string(user) }
+        return .object(members)
     }
 
     /// The type a value's own kind names, for a value whose field is not in the schema given.

@@ -1,14 +1,17 @@
 import RecordKit
 
 /// Where the CloudKit endpoints reach the engine: whole units of work on the engine's async
-/// seam (never on the event loop), with the engine's failures as CloudKit's errors.
+/// seam (never on the event loop), acting for the request's principal, with the engine's
+/// failures as CloudKit's errors.
 struct CloudKitStore: Sendable {
     let database: RecordDatabase
+    /// Who the request acts for: every read and write is filtered and checked for it.
+    let access: AccessPolicy
 
-    /// Runs `body` on a consistent snapshot.
+    /// Runs `body` on a consistent snapshot, acting for ``access``.
     func read<T: Sendable>(_ body: @escaping @Sendable (RecordTransaction) throws -> T) async throws(CloudKitError) -> T {
         do {
-            return try await database.read(body)
+            return try await database.read(access: access, body)
         } catch {
             throw Self.failure(error)
         }

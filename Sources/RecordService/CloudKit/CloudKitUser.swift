@@ -1,10 +1,14 @@
 import Crypto
 import Foundation
+import RecordKit
 
 /// Users as CloudKit names them: a user record name is `_` and 32 hex digits, stable for one
-/// principal.
+/// user; the owner (an admin token, a server-to-server key) is ``AccessPolicy/ownerRecordName``.
 enum CloudKitUser {
     static func recordName(of principal: Principal) -> String {
-        "_" + SHA256.hash(data: Data(principal.key.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        switch principal.kind {
+        case .admin, .serverKey: AccessPolicy.ownerRecordName
+        case .user, .world: "_" + SHA256.hash(data: Data(principal.key.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        }
     }
 }

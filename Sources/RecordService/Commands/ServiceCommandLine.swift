@@ -2,13 +2,14 @@ import ArgumentParser
 import Foundation
 public import RecordKit
 
-/// The service's commands of the `shop` executable: `shop serve` and `shop token …`.
+/// The service's commands of the `shop` executable: `shop serve`, `shop token …`, `shop user …`
+/// and `shop key …`.
 ///
 /// The executable asks ``run(_:)`` first; it answers `nil` for every other command line without
 /// touching anything, so the REPL starts as fast as without the service.
 public enum ServiceCommandLine {
     /// The first arguments that name a service command.
-    static let commandNames: Set<String> = ["serve", "token", "schema"]
+    static let commandNames: Set<String> = ["serve", "token", "user", "key", "schema"]
 
     /// The schema of a new public database, for the command running (``run(_:newDatabaseSchema:)``).
     @TaskLocal static var newDatabaseSchema = Schema()
@@ -52,8 +53,8 @@ public enum ServiceCommandLine {
 struct ServiceCommands: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "shop",
-        abstract: "The record service: serve the data folder over HTTP and manage its tokens.",
-        subcommands: [ServeCommand.self, TokenCommand.self, SchemaCommand.self]
+        abstract: "The record service: serve the data folder over HTTP and manage its tokens, users and keys.",
+        subcommands: [ServeCommand.self, TokenCommand.self, UserCommand.self, KeyCommand.self, SchemaCommand.self]
     )
 }
 

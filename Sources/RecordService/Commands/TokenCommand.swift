@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RecordKit
 
 /// `shop token create|list|revoke`: the bearer tokens of a data folder.
 struct TokenCommand: ParsableCommand {
@@ -24,14 +25,25 @@ struct TokenCommand: ParsableCommand {
         func validate() throws {
             let chosen = [admin, user != nil, api].filter { $0 }.count
             guard chosen == 1 else { throw ValidationError("choose exactly one of --admin, --user NAME and --api") }
-            if let user, user.isEmpty || user.utf8.count > 255 {
-                throw ValidationError("--user takes a name of 1 to 255 bytes")
+            if let user {
+                do {
+                    _ = try UserName(user)
+                } catch {
+                    throw ValidationError("--user: \(error.message)")
+                }
             }
         }
 
         func run() throws {
             let principal: Principal = admin ? .admin : api ? .world : .user(user ?? "")
-            let store = try TokenStore(folder: try data.folder())
+            let folder = try data.folder()
+            if let user {
+                let name = try UserName(user)
+                guard try UserStore(folder: folder).exists(name) else {
+                    throw RecordError(.unknownItem, "there is no user named '\(name)'; add one with: shop user add \(name)")
+                }
+            }
+            let store = try TokenStore(folder: folder)
             let (token, info) = try store.create(for: principal, label: label)
             print(token.text)
             FileHandle.standardError.write(Data("token '\(info.label)' for \(principal) created; it is not shown again\n".utf8))

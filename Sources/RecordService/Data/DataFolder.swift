@@ -5,8 +5,9 @@ public import RecordKit
 ///
 /// Its `shop.sqlite` is the public database of the `development` environment, the same file the
 /// REPL opens by default, so `shop` and `shop serve` see the same lists. Beside it: `accounts.sqlite`
-/// (token hashes and accounts), `production.sqlite` (the `production` environment's public
-/// database) and `uploads/` (asset uploads not yet saved in a record).
+/// (token hashes, users with their password hashes, server-to-server keys), `production.sqlite`
+/// (the `production` environment's public database), `private/ENVIRONMENT/USER.sqlite` (each
+/// user's private database) and `uploads/` (asset uploads not yet saved in a record).
 public struct DataFolder: Sendable, Hashable {
     /// The folder's path.
     public let path: String
@@ -48,6 +49,18 @@ public struct DataFolder: Sendable, Hashable {
 
     /// The folder uploaded asset files wait in until a record takes them (or they expire).
     var uploadsPath: String { path + "/uploads" }
+
+    /// The file of the private database of `user` in `environment`, its folder created when
+    /// missing. The name's alphabet (``UserName``) needs no escaping in a file name.
+    func privateDatabasePath(_ environment: ServiceEnvironment, user: UserName) throws(RecordError) -> String {
+        let directory = path + "/private/" + environment.rawValue
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw RecordError(.internalError, "cannot create the folder of private databases \(directory): \(error.localizedDescription)")
+        }
+        return directory + "/" + user.text + ".sqlite"
+    }
 
     /// The file of the accounts and token hashes.
     var accountsPath: String { path + "/accounts.sqlite" }

@@ -8,7 +8,7 @@ public enum ServiceEnvironment: String, Sendable, Hashable, CaseIterable {
 public enum DatabaseScope: Sendable, Hashable {
     /// The environment's public database.
     case `public`
-    /// The private database of the user named (served from the next issue's user accounts on).
+    /// The private database of the user named.
     case `private`(user: String)
 }
 
@@ -24,6 +24,12 @@ public struct DatabaseAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// The public database of `development`, which `/graphql` serves.
     public static let developmentPublic = DatabaseAddress(environment: .development, scope: .public)
+
+    /// Whether it is a user's private database.
+    public var isPrivate: Bool {
+        if case .private = scope { return true }
+        return false
+    }
 
     public var description: String {
         switch scope {

@@ -3,12 +3,29 @@ import Synchronization
 
 /// Opens each database of the data folder once, on first use, and hands the same
 /// ``ServiceDatabase`` to every request after.
+///
+/// Users' private databases are many: each is opened on demand and forgotten (closed once the
+/// requests using it finish) when it has been idle for ``idleTime`` or when more than
+/// ``maximumOpenPrivate`` are open (the least recently used first); the public databases stay
+/// open.
 public final class DatabaseRegistry: Sendable {
     public let folder: DataFolder
+    /// The most private databases kept open at once.
+    public let maximumOpenPrivate: Int
+    /// How long an unused private database is kept open.
+    public let idleTime: Duration
     private let opened = Mutex<[DatabaseAddress: Task<ServiceDatabase, any Error>]>([:])
+    private let lastUsed = Mutex<[DatabaseAddress: ContinuousClock.Instant]>([:])
 
-    public init(folder: DataFolder) {
+    public init(folder: DataFolder, maximumOpenPrivate: Int = 64, idleTime: Duration = .seconds(300)) {
         self.folder = folder
+        self.maximumOpenPrivate = max(1, maximumOpenPrivate)
+        self.idleTime = idleTime
+    }
+
+    /// How many private databases are open now.
+    public var openPrivateCount: Int {
+        opened.withLock { tasks in tasks.keys.filter(\.isPrivate).count }
     }
 
     /// The database at `address`, opened (created with the folder's
@@ -16,6 +33,7 @@ public final class DatabaseRegistry: Sendable {
     ///
     /// - Throws: `RecordError` when the file cannot be opened; the next call tries again.
     public func database(_ address: DatabaseAddress) async throws(RecordError) -> ServiceDatabase {
+        if address.isPrivate { closeIdle(using: address) }
         let task = opened.withLock { tasks in
             if let task = tasks[address] { return task }
             let path = try? filePath(address)
@@ -43,12 +61,29 @@ public final class DatabaseRegistry: Sendable {
         }
     }
 
+    /// Notes that `address` (a private database) is used now, and forgets the private databases
+    /// idle past ``idleTime`` and the least recently used past ``maximumOpenPrivate``.
+    private func closeIdle(using address: DatabaseAddress, now: ContinuousClock.Instant = .now) {
+        let closing = lastUsed.withLock { used -> [DatabaseAddress] in
+            used[address] = now
+            var closing = used.filter { $0.key != address && now - $0.value > idleTime }.map(\.key)
+            let rest = used.filter { !closing.contains($0.key) }.sorted { $0.value < $1.value }
+            closing += rest.prefix(max(0, rest.count - maximumOpenPrivate)).map(\.key)
+            for closed in closing { used[closed] = nil }
+            return closing
+        }
+        guard !closing.isEmpty else { return }
+        opened.withLock { tasks in
+            for closed in closing { tasks[closed] = nil }
+        }
+    }
+
     private func filePath(_ address: DatabaseAddress) throws(RecordError) -> String {
         switch address.scope {
         case .public:
             return folder.publicDatabasePath(address.environment)
-        case .private:
-            throw RecordError(.unknownItem, "private databases are not served yet; use the public database")
+        case .private(let user):
+            return try folder.privateDatabasePath(address.environment, user: UserName(user))
         }
     }
 }

@@ -62,26 +62,29 @@ struct GraphQLController {
             let status: HTTPResponse.Status = error.stage == .parse ? .badRequest : .unprocessableContent
             return Self.response(status: status, json: error.response.json, mediaType: mediaType)
         }
+        let access = try context.requireAccess()
         guard operation.kind == .mutation else {
-            return Self.response(status: .ok, json: await engine.run(operation).json, mediaType: mediaType)
+            return Self.response(status: .ok, json: await engine.run(operation, access: access).json, mediaType: mediaType)
         }
         guard method == .post else { throw Self.mutationOverGet }
-        return try await mutate(operation, key: try IdempotencyKey.of(request), principal: try context.requireWriter(), mediaType: mediaType, engine: engine)
+        return try await mutate(
+            operation, key: try IdempotencyKey.of(request), principal: try context.requireWriter(), access: access, mediaType: mediaType, engine: engine)
     }
 
     private static var mutationOverGet: ServiceError {
         ServiceError(.methodNotAllowed, code: .badRequest, "a mutation must be sent with POST, not GET", headers: [.allow: "POST"])
     }
 
-    /// Runs a mutation, under the request's `Idempotency-Key` (or its `@transaction(id:)`) in
-    /// the principal's scope: a retry gets the stored response with `Idempotent-Replayed: true`,
+    /// Runs a mutation acting for `access`, under the request's `Idempotency-Key` (or its
+    /// `@transaction(id:)`) in the principal's scope: a retry gets the stored response with `Idempotent-Replayed: true`,
     /// a key reused for another request 422, a retry while the first runs 409.
     private func mutate(
-        _ operation: PreparedOperation, key: IdempotencyKey?, principal: Principal, mediaType: GraphQLMediaType, engine: RecordQLEngine
+        _ operation: PreparedOperation, key: IdempotencyKey?, principal: Principal, access: AccessPolicy, mediaType: GraphQLMediaType,
+        engine: RecordQLEngine
     ) async throws -> Response {
         let scope = TransactionScope(principal)
         let options = TransactionOptions(id: key?.text, scope: scope.prefix)
-        let run = { @Sendable () async -> GraphQLResponse in await engine.run(operation, transaction: options) }
+        let run = { @Sendable () async -> GraphQLResponse in await engine.run(operation, transaction: options, access: access) }
         let response = if let key { try await writes.inFlight.whileRunning(scope.storedID(key.text), run) } else { await run() }
         if response.errors.contains(where: { $0.code == .transactionConflict }) {
             return Self.response(status: .unprocessableContent, json: response.json, mediaType: mediaType)

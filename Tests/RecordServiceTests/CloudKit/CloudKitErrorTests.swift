@@ -15,6 +15,7 @@ import Testing
             (.serverRecordChanged, true, .exists, 409),
             (.transactionConflict, false, .conflict, 409),
             (.referenceViolation, false, .validatingReferenceError, 412),
+            (.permissionFailure, false, .accessDenied, 403),
             (.internalError, false, .internalError, 500),
         ]
         for (engineCode, creating, code, status) in cases {

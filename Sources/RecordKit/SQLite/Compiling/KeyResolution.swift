@@ -17,6 +17,10 @@ struct ResolvedKey {
             ResolvedKey(name: key, expression: "\(table).\(SQLName.createdAt)", type: .timestamp)
         case "modifiedAt", "modificationDate", "___modTime":
             ResolvedKey(name: key, expression: "\(table).\(SQLName.modifiedAt)", type: .timestamp)
+        case "___createdBy":
+            ResolvedKey(name: key, expression: RecordAuthors.expression("createdBy", recordName: "\(table).\(SQLName.recordName)"), type: .reference)
+        case "___modifiedBy":
+            ResolvedKey(name: key, expression: RecordAuthors.expression("modifiedBy", recordName: "\(table).\(SQLName.recordName)"), type: .reference)
         default: nil
         }
     }

@@ -10,7 +10,7 @@ extension ProjectionCompiler {
         let layout = try snapshot.layout(query.recordType)
         let alias = nextAlias()
         let object = try aggregateObject(aggregation, layout: layout, alias: alias)
-        let clauses = try QueryCompiler.Clauses(query, layout: layout, qualifier: alias, extraCondition: link?(alias), ordered: false)
+        let clauses = try QueryCompiler.Clauses(query, layout: layout, access: access, qualifier: alias, extraCondition: link?(alias), ordered: false)
         append(clauses.arguments)
         return "SELECT \(object) FROM \(layout.table) AS \(alias)\(clauses.sql)"
     }

@@ -14,6 +14,8 @@ internal import GRDB
 /// records are built outside the subquery that selects them (``array(of:table:alias:clauses:)``).
 struct ProjectionCompiler {
     let snapshot: SchemaSnapshot
+    /// Who reads: referenced records it may not read are `null`, referring ones left out.
+    let access: AccessPolicy
     /// Bound values, in the order their placeholders appear in the SQL built so far.
     private(set) var arguments: [DatabaseValue] = []
     private var aliasCount = 0
@@ -36,8 +38,9 @@ struct ProjectionCompiler {
         var columns: [String]
     }
 
-    init(snapshot: SchemaSnapshot) {
+    init(snapshot: SchemaSnapshot, access: AccessPolicy) {
         self.snapshot = snapshot
+        self.access = access
     }
 
     /// A fresh table alias.
@@ -177,14 +180,17 @@ struct ProjectionCompiler {
             let alias = nextAlias()
             let recordName = "\(alias).\(SQLName.recordName)"
             joins.append(" LEFT JOIN \(layout.table) AS \(alias) ON \(recordName) = \(column)")
-            return "CASE WHEN \(recordName) IS NULL THEN NULL ELSE \(try object(projection, layout: layout, alias: alias)) END"
+            // The condition is bound before the object: its placeholders come first in the text.
+            let unreadable = try readCondition(layout, alias: alias).map { " OR NOT \($0)" } ?? ""
+            return "CASE WHEN \(recordName) IS NULL\(unreadable) THEN NULL ELSE \(try object(projection, layout: layout, alias: alias)) END"
         }
         var lookups: [String] = []
         for (typeName, projection) in targets {
             let layout = try snapshot.layout(typeName)
             let alias = nextAlias()
             let row = try row(projection, layout: layout, alias: alias)
-            lookups.append("(SELECT \(row.object) FROM \(layout.table) AS \(alias)\(row.joins) WHERE \(alias).\(SQLName.recordName) = \(target))")
+            let readable = try readCondition(layout, alias: alias).map { " AND \($0)" } ?? ""
+            lookups.append("(SELECT \(row.object) FROM \(layout.table) AS \(alias)\(row.joins) WHERE \(alias).\(SQLName.recordName) = \(target)\(readable))")
         }
         let resolved = lookups.isEmpty ? "NULL" : lookups.count == 1 ? "json(\(lookups[0]))" : "json(coalesce(\(lookups.joined(separator: ", "))))"
         guard isList else { return resolved }
@@ -208,9 +214,22 @@ struct ProjectionCompiler {
             ? "\(column) = \(recordName)"
             : "EXISTS (SELECT 1 FROM json_each(\(column)) AS link WHERE link.value ->> '$.recordName' = \(recordName))"
         let query = Query(recordType, predicate: predicate, sort: sort, limit: limit)
-        let clauses = try QueryCompiler.Clauses(query, layout: layout, qualifier: alias, extraCondition: link)
+        let clauses = try QueryCompiler.Clauses(query, layout: layout, access: access, qualifier: alias, extraCondition: link)
         append(clauses.arguments)
         return "(\(Self.array(of: row, table: layout.table, alias: alias, clauses: clauses.sql)))"
+    }
+}
+
+extension ProjectionCompiler {
+    /// The condition under which ``access`` may read a row of `layout` named `alias`, its values
+    /// bound now; `nil` when it may read every row.
+    fileprivate mutating func readCondition(_ layout: TableLayout, alias: String) throws(RecordError) -> String? {
+        let scope = access.readScope(of: layout.recordType)
+        guard scope != .all else { return nil }
+        var predicate = PredicateCompiler(layout: layout, qualifier: alias)
+        let condition = try predicate.compile(scope.predicate)
+        append(predicate.arguments)
+        return condition
     }
 }
 

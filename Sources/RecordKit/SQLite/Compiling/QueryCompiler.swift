@@ -23,8 +23,10 @@ enum QueryCompiler {
         var ascending: Bool
     }
 
-    static func compile(_ query: Query, layout: TableLayout, after cursor: String? = nil, fetchingOneMore: Bool = false) throws(RecordError) -> CompiledQuery {
-        let clauses = try Clauses(query, layout: layout, after: cursor, fetchingOneMore: fetchingOneMore)
+    static func compile(
+        _ query: Query, layout: TableLayout, access: AccessPolicy, after cursor: String? = nil, fetchingOneMore: Bool = false
+    ) throws(RecordError) -> CompiledQuery {
+        let clauses = try Clauses(query, layout: layout, access: access, after: cursor, fetchingOneMore: fetchingOneMore)
         let sortColumns = clauses.keys.map(\.expression).joined(separator: ", ")
         return CompiledQuery(
             sql: "SELECT \(layout.selection), \(sortColumns) FROM \(layout.table)\(clauses.sql)",
@@ -36,20 +38,23 @@ enum QueryCompiler {
 
     /// The `WHERE … ORDER BY … LIMIT ?` part of a query over `qualifier` (the table, or an
     /// alias in nested queries), the keyset condition of a cursor included, with its arguments.
+    /// What `access` may not read of the record type is left out by the condition itself
+    /// (``AccessPolicy/readScope(of:)``), at every level of nesting.
     struct Clauses {
         var sql: String
         var arguments: [DatabaseValue]
         var keys: [SortKey]
 
         init(
-            _ query: Query, layout: TableLayout, qualifier: String? = nil, after cursor: String? = nil,
+            _ query: Query, layout: TableLayout, access: AccessPolicy, qualifier: String? = nil, after cursor: String? = nil,
             fetchingOneMore: Bool = false, extraCondition: String? = nil, ordered: Bool = true
         ) throws(RecordError) {
             if let limit = query.limit, limit < 0 {
                 throw RecordError(.invalidArguments, "limit must be zero or more, not \(limit)", recordType: query.recordType)
             }
             var predicate = PredicateCompiler(layout: layout, qualifier: qualifier)
-            var conditions = [extraCondition, try predicate.compile(query.predicate)].compactMap { $0 }
+            let readable = query.predicate && access.readScope(of: layout.recordType).predicate
+            var conditions = [extraCondition, try predicate.compile(readable)].compactMap { $0 }
             var arguments = predicate.arguments
             keys = try QueryCompiler.sortKeys(query, layout: layout, qualifier: qualifier)
             if let cursor {

@@ -44,11 +44,11 @@ extension RecordDatabase {
     }
 
     /// ``write(_:)`` inside ``inOneTransaction(_:)``: a savepoint of its transaction.
-    func writeInOneTransaction<T>(_ body: (RecordTransaction) throws -> T) throws -> T {
+    func writeInOneTransaction<T>(access: AccessPolicy = .owner, _ body: (RecordTransaction) throws -> T) throws -> T {
         try writer.writeWithoutTransaction { db in
             var result: T?
             try db.inSavepoint {
-                result = try transact(db, body)
+                result = try transact(db, access: access, body)
                 return .commit
             }
             guard let result else { throw RecordError(.internalError, "a write inside one transaction returned nothing") }
@@ -58,9 +58,9 @@ extension RecordDatabase {
 
     /// ``read(_:)`` inside ``inOneTransaction(_:)``: on the writer's connection, which sees the
     /// transaction's writes.
-    func readInOneTransaction<T>(_ body: (RecordTransaction) throws -> T) throws -> T {
+    func readInOneTransaction<T>(access: AccessPolicy = .owner, _ body: (RecordTransaction) throws -> T) throws -> T {
         try writer.writeWithoutTransaction { db in
-            try body(RecordTransaction(db, snapshot: try snapshot(db), databasePath: path))
+            try body(RecordTransaction(db, snapshot: try snapshot(db), databasePath: path, access: access))
         }
     }
 }

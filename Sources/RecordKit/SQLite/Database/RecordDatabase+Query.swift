@@ -18,7 +18,7 @@ public struct QueryExplanation: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension RecordTransaction {
-    /// The records matching `query`, in order.
+    /// The records matching `query`, in order (those ``access`` may read).
     public func records(matching query: Query) throws -> [Record] {
         var records: [Record] = []
         try forEachRecord(matching: query) { records.append($0) }
@@ -27,7 +27,7 @@ extension RecordTransaction {
 
     /// Calls `body` with each record matching `query`, in order, holding only one at a time.
     public func forEachRecord(matching query: Query, _ body: (Record) throws -> Void) throws {
-        let compiled = try snapshot.compiled(query)
+        let compiled = try snapshot.compiled(query, access: access)
         let rows = try Row.fetchCursor(db.cachedStatement(sql: compiled.sql), arguments: compiled.arguments)
         while let row = try rows.next() {
             try body(compiled.layout.record(from: row))
@@ -38,7 +38,7 @@ extension RecordTransaction {
     /// indexes the predicate can use, without reading the records.
     public func count(matching query: Query) throws -> Int {
         let layout = try snapshot.layout(query.recordType)
-        let clauses = try QueryCompiler.Clauses(Query(query.recordType, predicate: query.predicate, limit: query.limit), layout: layout)
+        let clauses = try QueryCompiler.Clauses(Query(query.recordType, predicate: query.predicate, limit: query.limit), layout: layout, access: access)
         let sql = "SELECT count(*) FROM (SELECT 1 FROM \(layout.table)\(clauses.sql))"
         return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(values: clauses.arguments)) ?? 0
     }
@@ -48,7 +48,7 @@ extension RecordTransaction {
         guard let limit = query.limit else {
             throw RecordError(.invalidArguments, "a paged query needs a limit (the page size)", recordType: query.recordType)
         }
-        let compiled = try snapshot.compiled(query, after: cursor, fetchingOneMore: true)
+        let compiled = try snapshot.compiled(query, access: access, after: cursor, fetchingOneMore: true)
         let rows = try Row.fetchAll(db.cachedStatement(sql: compiled.sql), arguments: compiled.arguments)
         let records = rows.prefix(limit).map { compiled.layout.record(from: $0) }
         var next: String?
@@ -61,7 +61,7 @@ extension RecordTransaction {
 
     /// The compiled SQL of `query` and SQLite's plan for it.
     public func explain(_ query: Query) throws -> QueryExplanation {
-        let compiled = try snapshot.compiled(query)
+        let compiled = try snapshot.compiled(query, access: access)
         return QueryExplanation(sql: compiled.sql, plan: try queryPlan(compiled.sql, arguments: compiled.arguments))
     }
 

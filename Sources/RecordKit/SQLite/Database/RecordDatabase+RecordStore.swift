@@ -17,10 +17,10 @@ extension RecordDatabase: RecordStore {
     }
 
     public func read(
-        _ reads: [RecordRead], atSchemaVersion version: Int?
+        _ reads: [RecordRead], atSchemaVersion version: Int?, access: AccessPolicy
     ) async throws(RecordError) -> StoreOutcome<[Result<RecordReadResult, RecordError>]> {
         try await recordErrors {
-            try await read { transaction in
+            try await read(access: access) { transaction in
                 if let version, version != transaction.schemaVersion { return .schemaChanged(transaction.versionedSchema) }
                 return .completed(
                     reads.map { read in
@@ -40,10 +40,11 @@ extension RecordDatabase: RecordStore {
         _ writes: [RecordWrite],
         atSchemaVersion version: Int?,
         transaction key: TransactionRequest?,
+        access: AccessPolicy,
         response: @escaping @Sendable ([RecordWriteResult]) throws -> Data
     ) async throws -> WriteOutcome {
         try Self.checkBatchSize(writes.count)
-        return try await write { transaction in
+        return try await write(access: access) { transaction in
             if let key, let stored = try Self.storedResponse(for: key, in: transaction) {
                 return .replayed(response: stored)
             }
@@ -117,7 +118,7 @@ extension RecordTransaction {
     /// Applies one write of a ``RecordStore`` batch.
     func perform(_ write: RecordWrite) throws -> RecordWriteResult {
         if case .delete(let recordName) = write.operation, let recordType = write.recordType {
-            guard let existing = try locate(recordName), existing.recordType == recordType else {
+            guard let existing = try locate(recordName), existing.recordType == recordType, try mayRead(recordName, of: recordType) else {
                 throw RecordError(.unknownItem, "there is no \(recordType) record named '\(recordName)'", recordType: recordType, recordName: recordName)
             }
         }

@@ -12,7 +12,7 @@ public struct StoredTransaction: Sendable, Hashable {
 }
 
 extension RecordDatabase {
-    /// Runs `body` in one write transaction at most once per `transactionID`.
+    /// Runs `body` in one write transaction (acting for `access`) at most once per `transactionID`.
     ///
     /// The first run stores `request` and the result; a later call with the same ID and an
     /// equal request returns the stored result without running `body` (`isReplay` true); the
@@ -25,10 +25,11 @@ extension RecordDatabase {
     public func write<Request: Encodable, Result: Codable>(
         transactionID: String,
         request: Request,
+        access: AccessPolicy = .owner,
         _ body: (RecordTransaction) throws -> Result
     ) throws -> (result: Result, isReplay: Bool) {
         let key = try TransactionRequest(id: transactionID, request: request)
-        return try write { transaction in
+        return try write(access: access) { transaction in
             if let stored = try Self.storedResponse(for: key, in: transaction) {
                 return (try Self.decode(Result.self, from: stored), true)
             }

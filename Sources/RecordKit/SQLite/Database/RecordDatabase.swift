@@ -103,11 +103,17 @@ public final class RecordDatabase: Sendable {
     /// - Throws: the error `body` throws, unchanged (after rolling back); the database's own
     ///   failures (busy, disk full, read-only…) as ``RecordError`` (``RecordError/wrapping(_:path:)``).
     public func write<T>(_ body: (RecordTransaction) throws -> T) throws -> T {
+        try write(access: .owner, body)
+    }
+
+    /// ``write(_:)-(RecordTransaction)->T`` acting for `access` (``RecordTransaction/access``):
+    /// what it may not read is left out, what it may not write refused.
+    public func write<T>(access: AccessPolicy, _ body: (RecordTransaction) throws -> T) throws -> T {
         do {
             if isReadOnly { throw readOnlyRefusal }
-            if isInOneTransaction.withLock({ $0 }) { return try writeInOneTransaction(body) }
+            if isInOneTransaction.withLock({ $0 }) { return try writeInOneTransaction(access: access, body) }
             return try BusyRetry.run(for: busyRetryTime) {
-                try writer.write { db in try transact(db, body) }
+                try writer.write { db in try transact(db, access: access, body) }
             }
         } catch {
             throw surfaced(error)
@@ -140,15 +146,20 @@ public final class RecordDatabase: Sendable {
     /// - Throws: the error `body` throws, unchanged (after rolling back); the database's own
     ///   failures as ``RecordError``; `CancellationError` when the task is cancelled first.
     public func write<T: Sendable>(_ body: @Sendable (RecordTransaction) throws -> T) async throws -> T {
+        try await write(access: .owner, body)
+    }
+
+    /// The async ``write(_:)-(@Sendable(RecordTransaction)->T)`` acting for `access`.
+    public func write<T: Sendable>(access: AccessPolicy, _ body: @Sendable (RecordTransaction) throws -> T) async throws -> T {
         do {
             if isReadOnly { throw readOnlyRefusal }
-            if isInOneTransaction.withLock({ $0 }) { return try writeInOneTransaction(body) }
+            if isInOneTransaction.withLock({ $0 }) { return try writeInOneTransaction(access: access, body) }
             return try await BusyRetry.run(for: busyRetryTime) {
                 try await writer.writeWithoutTransaction { db in
                     try BusyRetry.failingFast(db) {
                         var result: T?
                         try db.inTransaction(.immediate) {
-                            result = try transact(db, body)
+                            result = try transact(db, access: access, body)
                             return .commit
                         }
                         return result!
@@ -165,11 +176,16 @@ public final class RecordDatabase: Sendable {
     ///
     /// - Throws: the error `body` throws, unchanged; the database's own failures as ``RecordError``.
     public func read<T: Sendable>(_ body: @Sendable (RecordTransaction) throws -> T) async throws -> T {
+        try await read(access: .owner, body)
+    }
+
+    /// The async ``read(_:)-(@Sendable(RecordTransaction)->T)`` acting for `access`.
+    public func read<T: Sendable>(access: AccessPolicy, _ body: @Sendable (RecordTransaction) throws -> T) async throws -> T {
         do {
-            if isInOneTransaction.withLock({ $0 }) { return try readInOneTransaction(body) }
+            if isInOneTransaction.withLock({ $0 }) { return try readInOneTransaction(access: access, body) }
             return try await BusyRetry.run(for: busyRetryTime) {
                 try await writer.read { db in
-                    try body(RecordTransaction(db, snapshot: try snapshot(db), databasePath: path))
+                    try body(RecordTransaction(db, snapshot: try snapshot(db), databasePath: path, access: access))
                 }
             }
         } catch {
@@ -179,8 +195,8 @@ public final class RecordDatabase: Sendable {
 
     /// `body` run through a transaction on `db`, inside a write transaction (or savepoint)
     /// already open, with the change log written after it.
-    func transact<T>(_ db: Database, _ body: (RecordTransaction) throws -> T) throws -> T {
-        let transaction = RecordTransaction(db, snapshot: try snapshot(db), databasePath: path)
+    func transact<T>(_ db: Database, access: AccessPolicy = .owner, _ body: (RecordTransaction) throws -> T) throws -> T {
+        let transaction = RecordTransaction(db, snapshot: try snapshot(db), databasePath: path, access: access)
         let result = try body(transaction)
         try transaction.changeLog.write(to: db)
         return result

@@ -122,6 +122,7 @@ final class SchemaSnapshot: Sendable {
 
     private struct CompiledQueryKey: Hashable, Sendable {
         var query: Query
+        var access: AccessPolicy
         var fetchingOneMore: Bool
     }
 
@@ -132,6 +133,7 @@ final class SchemaSnapshot: Sendable {
     private struct CompiledJSONKey: Hashable, Sendable {
         var query: Query
         var projection: Projection
+        var access: AccessPolicy
     }
 
     init(version: Int, schema: Schema) {
@@ -160,24 +162,24 @@ final class SchemaSnapshot: Sendable {
         }
     }
 
-    /// `query` compiled for this schema (``QueryCompiler/compile(_:layout:after:fetchingOneMore:)``),
+    /// `query` compiled for this schema and `access` (``QueryCompiler/compile(_:layout:access:after:fetchingOneMore:)``),
     /// from the cache when it is a first page compiled before.
-    func compiled(_ query: Query, after cursor: String? = nil, fetchingOneMore: Bool = false) throws(RecordError) -> CompiledQuery {
+    func compiled(_ query: Query, access: AccessPolicy, after cursor: String? = nil, fetchingOneMore: Bool = false) throws(RecordError) -> CompiledQuery {
         guard cursor == nil, query.hasOnlyASCIIText else {
-            return try QueryCompiler.compile(query, layout: try layout(query.recordType), after: cursor, fetchingOneMore: fetchingOneMore)
+            return try QueryCompiler.compile(query, layout: try layout(query.recordType), access: access, after: cursor, fetchingOneMore: fetchingOneMore)
         }
-        let key = CompiledQueryKey(query: query, fetchingOneMore: fetchingOneMore)
+        let key = CompiledQueryKey(query: query, access: access, fetchingOneMore: fetchingOneMore)
         if let compiled = compiledQueries.value(for: key) { return compiled }
-        let compiled = try QueryCompiler.compile(query, layout: try layout(query.recordType), fetchingOneMore: fetchingOneMore)
+        let compiled = try QueryCompiler.compile(query, layout: try layout(query.recordType), access: access, fetchingOneMore: fetchingOneMore)
         compiledQueries.store(compiled, for: key)
         return compiled
     }
 
-    /// `query` projected by `projection`, compiled by `compile`, or from the cache when it was
-    /// compiled before at this version (ASCII text only, as for ``compiled(_:after:fetchingOneMore:)``).
-    func compiledJSON(_ query: Query, projection: Projection, compile: () throws -> CompiledJSONQuery) throws -> CompiledJSONQuery {
+    /// `query` projected by `projection` for `access`, compiled by `compile`, or from the cache
+    /// when it was compiled before at this version (ASCII text only, as for ``compiled(_:after:fetchingOneMore:)``).
+    func compiledJSON(_ query: Query, projection: Projection, access: AccessPolicy, compile: () throws -> CompiledJSONQuery) throws -> CompiledJSONQuery {
         guard query.hasOnlyASCIIText, projection.hasOnlyASCIIText else { return try compile() }
-        let key = CompiledJSONKey(query: query, projection: projection)
+        let key = CompiledJSONKey(query: query, projection: projection, access: access)
         if let compiled = compiledJSONQueries.value(for: key) { return compiled }
         let compiled = try compile()
         compiledJSONQueries.store(compiled, for: key)

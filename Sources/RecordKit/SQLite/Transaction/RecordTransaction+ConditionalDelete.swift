@@ -4,7 +4,7 @@ extension RecordTransaction {
     /// tag it fails with `serverRecordChanged` and deletes nothing. Returns the deleted record's
     /// type and every recordName removed, the record itself first.
     public func delete(recordName: String, ifChangeTag: String?) throws -> (recordType: String, deleted: [String]) {
-        guard let location = try locate(recordName) else {
+        guard let location = try locate(recordName), try mayRead(recordName, of: location.recordType) else {
             throw RecordError(.unknownItem, "there is no record named '\(recordName)' to delete", recordName: recordName)
         }
         if let ifChangeTag, ifChangeTag != location.changeTag {

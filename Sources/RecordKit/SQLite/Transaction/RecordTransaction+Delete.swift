@@ -10,9 +10,10 @@ extension RecordTransaction {
     /// any record removed in the previous round, with one statement using the field's index
     /// (after one that logs them, from which their names are read back).
     public func delete(recordName: String) throws -> [String] {
-        guard let location = try locate(recordName) else {
+        guard let location = try locate(recordName), try mayRead(recordName, of: location.recordType) else {
             throw RecordError(.unknownItem, "there is no record named '\(recordName)' to delete", recordName: recordName)
         }
+        try checkWrite(recordName, of: location.recordType)
         forgetKnownRecordNames()
         try db.cachedStatement(sql: "DELETE FROM \(SQLName.table(location.recordType)) WHERE _rowid = ?")
             .execute(arguments: [location.rowID])
@@ -41,6 +42,7 @@ extension RecordTransaction {
             }
             frontier = next
         }
+        try RecordAuthors.deleted(deleted, in: db)
         return deleted
     }
 

@@ -10,33 +10,37 @@ extension RecordTransaction {
     /// The same, compiled once to run many times: ``json(_:)`` runs it in any transaction that
     /// sees the same schema version.
     public func compileJSON(_ query: Query, projection: Projection) throws -> CompiledJSONQuery {
-        try snapshot.compiledJSON(query, projection: projection) { try compileJSONUncached(query, projection: projection) }
+        try snapshot.compiledJSON(query, projection: projection, access: access) { try compileJSONUncached(query, projection: projection) }
     }
 
     private func compileJSONUncached(_ query: Query, projection: Projection) throws -> CompiledJSONQuery {
         let layout = try snapshot.layout(query.recordType)
-        var compiler = ProjectionCompiler(snapshot: snapshot)
+        var compiler = ProjectionCompiler(snapshot: snapshot, access: access)
         let alias = compiler.nextAlias()
         let row = try compiler.row(projection, layout: layout, alias: alias)
-        let clauses = try QueryCompiler.Clauses(query, layout: layout, qualifier: alias)
+        let clauses = try QueryCompiler.Clauses(query, layout: layout, access: access, qualifier: alias)
         compiler.append(clauses.arguments)
         let sql = ProjectionCompiler.array(of: row, table: layout.table, alias: alias, clauses: clauses.sql)
-        return CompiledJSONQuery(schemaVersion: schemaVersion, sql: sql, arguments: StatementArguments(values: compiler.arguments))
+        return CompiledJSONQuery(schemaVersion: schemaVersion, access: access, sql: sql, arguments: StatementArguments(values: compiler.arguments))
     }
 
     /// The aggregates of the records `query` selects (its sort and limit are not used) as one
     /// JSON object built by `aggregation`, compiled once to run many times with ``json(_:)``.
     public func compileAggregateJSON(_ query: Query, aggregation: Aggregation) throws -> CompiledJSONQuery {
-        var compiler = ProjectionCompiler(snapshot: snapshot)
+        var compiler = ProjectionCompiler(snapshot: snapshot, access: access)
         let sql = try compiler.aggregateSelect(aggregation, query: query)
-        return CompiledJSONQuery(schemaVersion: schemaVersion, sql: sql, arguments: StatementArguments(values: compiler.arguments))
+        return CompiledJSONQuery(schemaVersion: schemaVersion, access: access, sql: sql, arguments: StatementArguments(values: compiler.arguments))
     }
 
     /// The JSON array of a query compiled by ``compileJSON(_:projection:)``. Throws
-    /// `internalError` when this transaction sees another schema version than it was compiled for.
+    /// `internalError` when this transaction sees another schema version than it was compiled
+    /// for, or acts for another ``access``.
     public func json(_ compiled: CompiledJSONQuery) throws -> String {
         guard compiled.schemaVersion == schemaVersion else {
             throw RecordError(.internalError, "a query compiled for schema version \(compiled.schemaVersion) ran on version \(schemaVersion); compile it again")
+        }
+        guard compiled.access == access else {
+            throw RecordError(.internalError, "a query compiled for one caller ran for another; compile it again")
         }
         return try String.fetchOne(db.cachedStatement(sql: compiled.sql), arguments: compiled.arguments) ?? "[]"
     }
@@ -48,10 +52,10 @@ extension RecordTransaction {
             throw RecordError(.invalidArguments, "a paged query needs a limit (the page size)", recordType: query.recordType)
         }
         let layout = try snapshot.layout(query.recordType)
-        var compiler = ProjectionCompiler(snapshot: snapshot)
+        var compiler = ProjectionCompiler(snapshot: snapshot, access: access)
         let alias = compiler.nextAlias()
         let row = try compiler.row(projection, layout: layout, alias: alias)
-        let clauses = try QueryCompiler.Clauses(query, layout: layout, qualifier: alias, after: cursor, fetchingOneMore: true)
+        let clauses = try QueryCompiler.Clauses(query, layout: layout, access: access, qualifier: alias, after: cursor, fetchingOneMore: true)
         compiler.append(clauses.arguments)
         let keys = clauses.keys.map(\.expression).joined(separator: ", ")
         let sql = "SELECT \(row.object), \(keys) FROM \(layout.table) AS \(alias)\(row.joins)\(clauses.sql)"
@@ -66,7 +70,7 @@ extension RecordTransaction {
     /// The record `recordName` of `recordType` as a JSON object built by `projection`, or `nil`.
     public func json(recordName: String, recordType: String, projection: Projection) throws -> String? {
         let layout = try snapshot.layout(recordType)
-        var compiler = ProjectionCompiler(snapshot: snapshot)
+        var compiler = ProjectionCompiler(snapshot: snapshot, access: access)
         let alias = compiler.nextAlias()
         let row = try compiler.row(projection, layout: layout, alias: alias)
         let sql = "SELECT \(row.object) FROM \(layout.table) AS \(alias)\(row.joins) WHERE \(alias).\(SQLName.recordName) = ?"
@@ -93,6 +97,8 @@ extension RecordTransaction {
 public struct CompiledJSONQuery: Sendable {
     /// The schema version it was compiled for; it runs only in transactions that see it.
     public let schemaVersion: Int
+    /// The caller it was compiled for; it runs only in transactions acting for it.
+    public let access: AccessPolicy
     let sql: String
     let arguments: StatementArguments
 }

@@ -9,6 +9,9 @@ internal import GRDB
 public final class RecordTransaction {
     let db: Database
     let snapshot: SchemaSnapshot
+    /// Who the work acts for: what it reads is filtered, and what it writes checked, by this
+    /// (``RecordTransaction+Access``).
+    public let access: AccessPolicy
     /// Record types of recordNames known to exist in this transaction, so reference targets
     /// shared by many records of a batch are looked up once. Cleared by deletes. Keyed by the
     /// exact bytes of the name, as storage compares them (``ExactText``).
@@ -19,10 +22,11 @@ public final class RecordTransaction {
     /// The database file, for error messages; `nil` in memory.
     private let databasePath: String?
 
-    init(_ db: Database, snapshot: SchemaSnapshot, databasePath: String?) {
+    init(_ db: Database, snapshot: SchemaSnapshot, databasePath: String?, access: AccessPolicy = .owner) {
         self.db = db
         self.snapshot = snapshot
         self.databasePath = databasePath
+        self.access = access
     }
 
     /// `error`, thrown while working through this transaction, as the ``RecordError`` the
@@ -42,8 +46,9 @@ public final class RecordTransaction {
     // MARK: Fetching
 
     /// The record named `recordName`, of any type, or `nil`.
+    /// A record the transaction's ``access`` may not read is `nil` as well.
     public func fetch(recordName: String) throws -> Record? {
-        guard let location = try locate(recordName) else { return nil }
+        guard let location = try locate(recordName), try mayRead(recordName, of: location.recordType) else { return nil }
         let layout = try snapshot.layout(location.recordType)
         let row = try Row.fetchOne(db.cachedStatement(sql: layout.fetchByRowSQL), arguments: [location.rowID])
         return row.map { layout.record(from: $0) }
@@ -76,6 +81,7 @@ public final class RecordTransaction {
     func save(_ record: Record, mode: SaveMode) throws -> Record {
         let layout = try snapshot.layout(record.recordType)
         try RecordNames.validate(record.recordName)
+        try checkSave(record, mode: mode)
         var encoded = [DatabaseValue](repeating: .null, count: layout.columnCount)
         // (Sized at creation: `reserveCapacity` on a dictionary is not specialized here and
         // instantiates generic metadata on every call.)
@@ -89,6 +95,7 @@ public final class RecordTransaction {
         }
         let now = Timestamp.milliseconds(Date())
         let changeTag = ChangeTag.next()
+        var isNew = true
         switch mode {
         case .create:
             // The table's UNIQUE recordName catches a record of this type; other types are probed.
@@ -108,6 +115,7 @@ public final class RecordTransaction {
                     try db.cachedStatement(sql: layout.replaceSQL).execute(arguments: arguments)
                 }
                 saved.createdAt = Timestamp.date(milliseconds: existing.createdAt)
+                isNew = false
             } else {
                 if let tag {
                     throw RecordError(
@@ -123,6 +131,7 @@ public final class RecordTransaction {
         saved.modifiedAt = Timestamp.date(milliseconds: now)
         saved.changeTag = changeTag
         changeLog.saved(record.recordType, record.recordName, changeTag: changeTag, at: now)
+        try recordAuthor(of: record.recordName, isNew: isNew)
         return saved
     }
 
@@ -159,6 +168,7 @@ public final class RecordTransaction {
     /// it back; only when it matches no row is the record looked up, to say why.
     public func update(recordType: String, recordName: String, fields: [String: Value?], ifChangeTag: String? = nil) throws -> Record {
         let layout = try snapshot.layout(recordType)
+        try checkWrite(recordName, of: recordType)
         var encoded = [DatabaseValue](repeating: .null, count: layout.columnCount)
         var columns: [Int] = []
         do {
@@ -199,6 +209,7 @@ public final class RecordTransaction {
             throw RecordError(.internalError, "\(recordType) '\(recordName)' could not be updated", recordType: recordType, recordName: recordName)
         }
         changeLog.saved(recordType, recordName, changeTag: changeTag, at: now)
+        try recordAuthor(of: recordName, isNew: false)
         return layout.record(from: row)
     }
 
@@ -267,9 +278,11 @@ public final class RecordTransaction {
             .execute(arguments: [asset.sha256, asset.size, content])
     }
 
-    /// The content of the asset with `sha256`, or `nil`.
+    /// The content of the asset with `sha256`, or `nil` (also when no record the transaction's
+    /// ``access`` may read holds it).
     public func assetContent(sha256: String) throws -> Data? {
-        try Data.fetchOne(db.cachedStatement(sql: "SELECT content FROM _assets WHERE sha256 = ?"), arguments: [sha256])
+        guard try mayReadAsset(sha256: sha256) else { return nil }
+        return try Data.fetchOne(db.cachedStatement(sql: "SELECT content FROM _assets WHERE sha256 = ?"), arguments: [sha256])
     }
 
     private func checkChangeTag(_ expected: String?, stored: String, type: String, name: String) throws {
