@@ -57,6 +57,10 @@ public struct GraphQLResponseError: Error, Sendable, Hashable, CustomStringConve
         return "\(code.rawValue): \(location.line):\(location.column): \(message)"
     }
 
+    /// The reasons a client acts on by code, so `extensions` carries them besides the code: an
+    /// expired change token means fetching the changes again from the start.
+    static let reasonsInExtensions: Set<RecordError.Reason> = [.changeTokenExpired]
+
     /// The error as compact JSON, keys in GraphQL's order.
     var json: String {
         var text = "{\"message\":" + JSONWriter.string(message)
@@ -66,7 +70,11 @@ public struct GraphQLResponseError: Error, Sendable, Hashable, CustomStringConve
         if !path.isEmpty {
             text += ",\"path\":[" + path.map(\.json).joined(separator: ",") + "]"
         }
-        return text + ",\"extensions\":{\"code\":" + JSONWriter.string(code.rawValue) + "}}"
+        text += ",\"extensions\":{\"code\":" + JSONWriter.string(code.rawValue)
+        if let reason, Self.reasonsInExtensions.contains(reason) {
+            text += ",\"reason\":" + JSONWriter.string(reason.rawValue)
+        }
+        return text + "}}"
     }
 }
 

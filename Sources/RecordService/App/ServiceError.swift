@@ -20,6 +20,7 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
         case throttled = "THROTTLED"
         case internalError = "INTERNAL_ERROR"
         case tryAgainLater = "TRY_AGAIN_LATER"
+        case changeTokenExpired = "CHANGE_TOKEN_EXPIRED"
     }
 
     public var status: HTTPResponse.Status
@@ -57,6 +58,10 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
 
     /// An engine failure, with the status CloudKit gives its code.
     public init(_ error: RecordError) {
+        if error.reason == .changeTokenExpired {
+            self.init(.gone, code: .changeTokenExpired, error.message + "; fetch the changes again without a syncToken")
+            return
+        }
         switch error.code {
         case .invalidArguments, .schemaViolation, .limitExceeded: self.init(.badRequest, code: .badRequest, error.message)
         case .unknownItem: self.init(.notFound, code: .notFound, error.message)

@@ -3,8 +3,8 @@ public import Hummingbird
 import RecordKit
 
 /// CloudKit Web Services for one database, under `/database/1/{container}/{environment}/{database}/`:
-/// `records/query`, `records/modify`, `records/lookup`, `zones/list`, `zones/lookup`,
-/// `users/current` and `assets/upload` with the upload and download URLs it hands out. Bodies
+/// `records/query`, `records/modify`, `records/lookup`, `records/changes`, `zones/list`,
+/// `zones/lookup`, `zones/changes`, `users/current` and `assets/upload` with the upload and download URLs it hands out. Bodies
 /// are CloudKit's JSON as its clients send it; responses are `application/json`, errors
 /// `{"uuid", "serverErrorCode", "reason"}` with CloudKit's statuses.
 public struct CloudKitController: Sendable {
@@ -21,9 +21,11 @@ public struct CloudKitController: Sendable {
         group.post("records/query", use: query)
         group.post("records/modify", use: modify)
         group.post("records/lookup", use: lookup)
+        group.post("records/changes", use: recordChanges)
         group.get("zones/list", use: listZones)
         group.post("zones/list", use: listZones)
         group.post("zones/lookup", use: lookupZones)
+        group.post("zones/changes", use: zoneChanges)
         group.get("users/current", use: currentUser)
         group.post("assets/upload", use: requestUploads)
         group.post("assets/upload/:token", use: upload)

@@ -27,11 +27,21 @@ struct ServeCommand: AsyncParsableCommand {
         help: ArgumentHelp("How long idempotency keys and their stored responses are kept: 90s, 30m, 24h, 7d.", valueName: "DURATION")
     )
     var transactionRetention = "24h"
+    @Option(
+        name: .customLong("change-retention"),
+        help: ArgumentHelp(
+            "How long the change feed keeps deletions: a sync token older than this may have to start over. 90s, 30m, 24h, 30d.",
+            valueName: "DURATION")
+    )
+    var changeRetention = "30d"
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535, not \(port)") }
         guard RetentionDuration.parse(transactionRetention) != nil else {
             throw ValidationError("--transaction-retention takes a number with s, m, h or d (e.g. 24h), not '\(transactionRetention)'")
+        }
+        guard RetentionDuration.parse(changeRetention) != nil else {
+            throw ValidationError("--change-retention takes a number with s, m, h or d (e.g. 30d), not '\(changeRetention)'")
         }
     }
 
@@ -43,7 +53,8 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = .info
         let configuration = ServiceConfiguration(
             host: host, port: port, data: try data.folder(), container: container,
-            transactionRetention: RetentionDuration.parse(transactionRetention) ?? ServiceConfiguration.defaultTransactionRetention
+            transactionRetention: RetentionDuration.parse(transactionRetention) ?? ServiceConfiguration.defaultTransactionRetention,
+            changeRetention: RetentionDuration.parse(changeRetention) ?? ServiceConfiguration.defaultChangeRetention
         )
         let state = try ServiceState(configuration: configuration, metrics: metrics)
         let host = self.host
