@@ -28,6 +28,8 @@ extension RecordError {
         case unknownTransaction
         /// A change token older than the change log's floor: the changes after it were pruned.
         case changeTokenExpired
+        /// The database has no record zone of that name.
+        case unknownZone
     }
 
     /// What the caller can do about it, with the names it needs; each edge words it its own way

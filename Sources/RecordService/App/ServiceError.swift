@@ -58,6 +58,10 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
 
     /// An engine failure, with the status CloudKit gives its code.
     public init(_ error: RecordError) {
+        if error.reason == .unknownZone {
+            self.init(.notFound, code: .zoneNotFound, error.message + "; create it with zones/modify")
+            return
+        }
         if error.reason == .changeTokenExpired {
             self.init(.gone, code: .changeTokenExpired, error.message + "; fetch the changes again without a syncToken")
             return

@@ -11,7 +11,7 @@ struct CloudKitChangesRequest {
         guard case .object = body else {
             throw CloudKitError(.badRequest, "the request body must be a JSON object such as {\"zoneID\": {\"zoneName\": \"_defaultZone\"}}")
         }
-        try CloudKitZone.requireDefault(body["zoneID"])
+        _ = try CloudKitZone.name(body["zoneID"])
         let token = try Self.syncToken(body["syncToken"])
         var limit = CloudKitQueryRequest.maximumResults
         switch body["resultsLimit"] {

@@ -212,7 +212,7 @@ import Testing
                 try await client.send(.post, Self.database + "records/changes", token: token, json: #"{"syncToken": "\#(syncToken)"}"#))
             #expect(
                 deletions["records"]?.serialized
-                    == #"[{"deleted":true,"recordName":"L1","recordType":"Lists"},{"deleted":true,"recordName":"I2","recordType":"Items"},{"deleted":true,"recordName":"I1","recordType":"Items"}]"#
+                    == #"[{"deleted":true,"recordName":"L1","recordType":"Lists","zoneID":{"ownerRecordName":"__defaultOwner__","zoneName":"_defaultZone"}},{"deleted":true,"recordName":"I2","recordType":"Items","zoneID":{"ownerRecordName":"__defaultOwner__","zoneName":"_defaultZone"}},{"deleted":true,"recordName":"I1","recordType":"Items","zoneID":{"ownerRecordName":"__defaultOwner__","zoneName":"_defaultZone"}}]"#
             )
             #expect(deletions["zoneID"]?["zoneName"] == .string("_defaultZone"))
         }

@@ -6,7 +6,8 @@ internal import GRDB
 /// - `_schemaHistory`: every applied schema change with its time and resulting version;
 /// - `_changes`: the change log, written in the same transaction as each change (``ChangeLog``);
 /// - `_transactions`: stored results of batches sent with a transaction ID;
-/// - `_assets`: ASSET content, once per distinct SHA-256.
+/// - `_assets`: ASSET content, once per distinct SHA-256;
+/// - `_zones`: the custom record zones (``ZoneRegistry``).
 ///
 /// The schema version lives in `PRAGMA user_version`, bumped in the transaction that changes
 /// the schema, so every connection notices a change made by another one with a header read.
@@ -71,6 +72,7 @@ enum InternalTables {
                     DELETE FROM sqlite_sequence WHERE name = '_changes';
                     """)
         }
+        migrator.registerMigration("v4: record zones", migrate: ZoneRegistry.createTable)
         return migrator
     }()
 
