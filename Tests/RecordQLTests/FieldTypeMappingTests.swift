@@ -103,9 +103,9 @@ struct FieldTypeMappingTests {
         #expect(try generated.outputFields("Empty") == ["recordName", "recordType", "createdAt", "modifiedAt", "changeTag"])
     }
 
-    @Test func anEmptySchemaHasOnlyTheAssetQuery() throws {
+    @Test func anEmptySchemaHasOnlyTheAssetAndChangesQueries() throws {
         let generated = try RecordQLSchema(Schema())
-        #expect(try generated.outputFields("Query") == ["asset"])
+        #expect(try generated.outputFields("Query") == ["asset", "changes"])
         #expect(generated.graphQLSchema.mutationType == nil)
     }
 }

@@ -71,7 +71,7 @@ struct ReferenceTypingTests {
         #expect(generated.names["cloudkit.share"] == nil)
         #expect(!generated.sdl.contains("cloudkit"))
         #expect(try generated.outputField("Lists", "share") == "Record")
-        #expect(try generated.outputFields("Query") == ["Lists", "ListsPage", "ListsAggregate", "asset"])
+        #expect(try generated.outputFields("Query") == ["Lists", "ListsPage", "ListsAggregate", "asset", "changes"])
         #expect(throws: RecordError.self) { try generated.filterTranslator(for: "cloudkit.share") }
     }
 }

@@ -25,6 +25,10 @@ public enum RecordRead: Sendable, Hashable {
     case explain(Query, Projection)
     /// How the storage would run ``aggregateJSON(_:_:)``: ``RecordReadResult/explanation(_:)``.
     case explainAggregate(Query, Aggregation)
+    /// One page of the change feed: ``RecordReadResult/changes(_:)``. Fails with
+    /// `invalidArguments` (reason ``RecordError/Reason/changeTokenExpired``) for a token the
+    /// log can no longer serve.
+    case changes(ChangeFeedRequest)
 }
 
 /// The result of one ``RecordRead``, of the case its read names.
@@ -35,4 +39,5 @@ public enum RecordReadResult: Sendable, Hashable {
     case page(RecordPage)
     case asset(Data?)
     case explanation(QueryExplanation)
+    case changes(ChangePage)
 }

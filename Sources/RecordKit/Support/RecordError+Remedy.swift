@@ -26,6 +26,10 @@ extension RecordError {
         case ioError
         /// No transaction is stored under that ID.
         case unknownTransaction
+        /// A change token older than the change log's floor: the changes after it were pruned.
+        case changeTokenExpired
+        /// The database has no record zone of that name.
+        case unknownZone
     }
 
     /// What the caller can do about it, with the names it needs; each edge words it its own way
@@ -45,5 +49,7 @@ extension RecordError {
         case useNewerVersionOrChooseAnotherDatabase
         /// Look the stored transactions up.
         case listTransactions
+        /// Fetch the changes again from the start (without a token) and rebuild the copy.
+        case fetchChangesFromStart
     }
 }

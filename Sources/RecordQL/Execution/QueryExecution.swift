@@ -46,6 +46,8 @@ enum QueryExecution {
                 reads.fields.append(.page(pages, cursorOnly: cursorOnly))
             case .asset(let sha256):
                 reads.fields.append(.one(add(.asset(sha256: sha256))))
+            case .changes(let plan):
+                reads.fields.append(.one(add(.changes(plan.request))))
             case .constant, .introspection:
                 reads.fields.append(.none)
             }
@@ -83,6 +85,9 @@ enum QueryExecution {
         case (.asset, .one(let index)):
             guard case .asset(let content) = try answers[index].get() else { throw unexpected(step) }
             return content.map { JSONWriter.string($0.base64EncodedString()) }
+        case (.changes(let plan), .one(let index)):
+            guard case .changes(let page) = try answers[index].get() else { throw unexpected(step) }
+            return plan.json(page)
         case (.page(_, _, let members), .page(let indices, let cursorOnly)):
             var pages: [Projection: (records: String, cursor: String?)] = [:]
             for (projection, index) in indices {

@@ -45,7 +45,7 @@ extension RecordQLEngine {
                     if case .records(_, let projection) = member { projection } else { nil }
                 }.first
                 return .explain(query, projection ?? Projection([]))
-            case .constant, .introspection, .asset:
+            case .constant, .introspection, .asset, .changes:
                 return nil
             }
         }
@@ -62,6 +62,8 @@ extension RecordQLEngine {
             guard read != nil else {
                 if case .asset = field.step {
                     sections.append(heading + "\n  one lookup of the asset by its sha256\n")
+                } else if case .changes = field.step {
+                    sections.append(heading + "\n  one range of the change log by sequence number, then each record by its recordName\n")
                 } else {
                     sections.append(heading + "\n  answered from the schema, without SQL\n")
                 }

@@ -35,4 +35,19 @@ struct ArgumentValues {
         guard case .string(let text)? = members.first(where: { $0.name == name })?.value else { return nil }
         return text
     }
+
+    /// Argument `name` as an integer, `nil` when absent, null or not a whole number.
+    func int(_ name: String) -> Int? {
+        guard case .number(let number)? = members.first(where: { $0.name == name })?.value else { return nil }
+        return Int(exactly: number.doubleValue)
+    }
+
+    /// Argument `name` as a list of strings, `nil` when absent or null.
+    func strings(_ name: String) -> [String]? {
+        guard case .array(let elements)? = members.first(where: { $0.name == name })?.value else { return nil }
+        return elements.compactMap { element in
+            guard case .string(let text) = element else { return nil }
+            return text
+        }
+    }
 }

@@ -20,6 +20,8 @@ struct QueryPlan: Sendable {
         case introspection
         /// `asset(sha256:)`: the content of an asset, base64, or null.
         case asset(sha256: String)
+        /// `changes(since:, limit:, recordTypes:)`: one page of the change feed.
+        case changes(ChangesPlan)
     }
 
     /// One member of a `TPage` object.
@@ -74,6 +76,8 @@ struct QueryPlan: Sendable {
                     throw GraphQLFailure(.invalidArguments, "asset needs the sha256 of the content", at: [field.node], path: path)
                 }
                 step = .asset(sha256: sha256)
+            case (_, .changes?):
+                step = .changes(try ChangesPlan(field, request: request, collector: collector, maximum: maximum))
             default:
                 throw GraphQLFailure(.schemaViolation, "the query type has no field '\(field.name)'", at: [field.node], path: path)
             }

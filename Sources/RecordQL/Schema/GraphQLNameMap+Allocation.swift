@@ -6,7 +6,7 @@ extension GraphQLNameMap {
         let stored = schema.recordTypes.filter { !$0.isCloudKitSystemType }
         var typeNames = NameAllocator(taken: GraphQLNames.sharedTypes + FilterKind.allCases.map(\.typeName))
         let objects = typeNames.claimAll(stored.map { GraphQLNames.objectType($0.name) })
-        var queryNames = NameAllocator(taken: [GraphQLNames.assetField])
+        var queryNames = NameAllocator(taken: [GraphQLNames.assetField, GraphQLNames.changesField])
         let lists = queryNames.claimAll(objects.map(GraphQLNames.listField))
         var mutationNames = NameAllocator(taken: [])
         let referrers = Self.referrers(of: stored)
@@ -25,7 +25,7 @@ extension GraphQLNameMap {
         }
 
         var recordTypes: [String: RecordTypeNames] = [:]
-        var queryFields: [String: QueryField] = [GraphQLNames.assetField: .asset]
+        var queryFields: [String: QueryField] = [GraphQLNames.assetField: .asset, GraphQLNames.changesField: .changes]
         var mutationFields: [String: MutationField] = [:]
         for (index, type) in stored.enumerated() {
             let object = objects[index]

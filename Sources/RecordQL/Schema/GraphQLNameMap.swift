@@ -91,6 +91,7 @@ public struct GraphQLNameMap: Sendable, Hashable {
         case page(recordType: String)
         case aggregate(recordType: String)
         case asset
+        case changes
     }
 
     /// What a field of the mutation root is.

@@ -127,6 +127,6 @@ enum GraphQLNames {
         builtInTypes + [
             queryType, mutationType, recordInterface, int64Scalar, timestampScalar, bytesScalar,
             locationType, locationInputType, assetType, referenceInputType, referenceActionEnum,
-            sortDirectionEnum, deleteResultType, distanceFilterType,
+            sortDirectionEnum, deleteResultType, distanceFilterType, changesPageType, changeType,
         ]
 }

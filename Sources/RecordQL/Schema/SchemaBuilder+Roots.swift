@@ -4,7 +4,8 @@ import RecordKit
 
 extension SchemaBuilder {
     /// `Query`: per record type `T(where:, predicate:, sort:, limit:): [T!]!` and
-    /// `TPage(…, after:): TPage!`, then `asset(sha256:): Bytes`.
+    /// `TPage(…, after:): TPage!`, then `asset(sha256:): Bytes` and
+    /// `changes(since:, limit:, recordTypes:): ChangesPage!`.
     func queryRoot() throws -> GraphQLObjectType {
         var fields: GraphQLFieldMap = [:]
         for type in stored {
@@ -50,6 +51,13 @@ extension SchemaBuilder {
             } else {
                 GraphQLField(type: shared.bytes, description: assetHelp, args: assetArguments)
             }
+        // The change feed is answered by the compiled path only (the reference executor has no
+        // resolver for it).
+        fields[GraphQLNames.changesField] = GraphQLField(
+            type: GraphQLNonNull(shared.changesPage),
+            description: "The records changed after a syncToken (every record without one), oldest change first, one page at a time.",
+            args: SharedTypes.changesArguments()
+        )
         return try GraphQLObjectType(name: GraphQLNames.queryType, fields: fields)
     }
 

@@ -4,7 +4,7 @@ import RecordKit
 
 /// The types every generated schema shares, made once per schema: the custom scalars, the
 /// LOCATION and ASSET objects, the reference and location inputs, the enums, `DeleteResult`,
-/// the `Record` interface, the operator inputs of `TFilter` and the `@transaction` directive.
+/// the `Record` interface, the change feed's `ChangesPage`, the operator inputs of `TFilter` and the `@transaction` directive.
 /// Only the ones a schema reaches appear in it.
 struct SharedTypes {
     let int64: GraphQLScalarType
@@ -18,6 +18,8 @@ struct SharedTypes {
     let sortDirection: GraphQLEnumType
     let deleteResult: GraphQLObjectType
     let record: GraphQLInterfaceType
+    /// The change feed's page (``changesPage(record:)``).
+    let changesPage: GraphQLObjectType
     let operatorFilters: [FilterKind: GraphQLInputObjectType]
     let transaction: GraphQLDirective
 
@@ -83,6 +85,7 @@ struct SharedTypes {
             fields: Self.systemFields(timestamp: timestamp, resolving: false),
             resolveType: resolveRecordType
         )
+        changesPage = try Self.changesPage(record: record)
         operatorFilters = try Self.operatorFilters(int64: int64, timestamp: timestamp, bytes: bytes, locationInput: locationInput)
         transaction = try GraphQLDirective(
             name: GraphQLNames.transactionDirective,

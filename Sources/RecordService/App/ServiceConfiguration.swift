@@ -10,6 +10,8 @@ public struct ServiceConfiguration: Sendable {
     public var container: String
     /// How long stored transactions (idempotency keys) are kept.
     public var transactionRetention: Duration
+    /// How long the change log keeps tombstones and superseded saves (older sync tokens expire).
+    public var changeRetention: Duration
     /// The largest request body read; larger ones get 413.
     public var maximumBodySize: Int
     /// How long a request's head may take to arrive, and then its body; a slower request gets
@@ -20,6 +22,8 @@ public struct ServiceConfiguration: Sendable {
     public static let defaultContainer = "iCloud.shop"
     /// 24 hours.
     public static let defaultTransactionRetention = Duration.seconds(24 * 60 * 60)
+    /// 30 days.
+    public static let defaultChangeRetention = Duration.seconds(30 * 24 * 60 * 60)
     /// 8 MiB.
     public static let defaultMaximumBodySize = 8 * 1024 * 1024
     /// 30 seconds: an 8 MiB body at 280 kB/s.
@@ -31,6 +35,7 @@ public struct ServiceConfiguration: Sendable {
         data: DataFolder,
         container: String = ServiceConfiguration.defaultContainer,
         transactionRetention: Duration = ServiceConfiguration.defaultTransactionRetention,
+        changeRetention: Duration = ServiceConfiguration.defaultChangeRetention,
         maximumBodySize: Int = ServiceConfiguration.defaultMaximumBodySize,
         readTimeout: Duration = ServiceConfiguration.defaultReadTimeout
     ) {
@@ -39,6 +44,7 @@ public struct ServiceConfiguration: Sendable {
         self.data = data
         self.container = container
         self.transactionRetention = transactionRetention
+        self.changeRetention = changeRetention
         self.maximumBodySize = maximumBodySize
         self.readTimeout = readTimeout
     }

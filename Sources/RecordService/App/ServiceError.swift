@@ -20,6 +20,7 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
         case throttled = "THROTTLED"
         case internalError = "INTERNAL_ERROR"
         case tryAgainLater = "TRY_AGAIN_LATER"
+        case changeTokenExpired = "CHANGE_TOKEN_EXPIRED"
     }
 
     public var status: HTTPResponse.Status
@@ -58,6 +59,14 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
     /// An engine failure, with the status CloudKit gives its code and a reason that says what to
     /// do in the service's terms (``RecordError/serviceReason``).
     public init(_ error: RecordError) {
+        if error.reason == .unknownZone {
+            self.init(.notFound, code: .zoneNotFound, error.message + "; create it with zones/modify")
+            return
+        }
+        if error.reason == .changeTokenExpired {
+            self.init(.gone, code: .changeTokenExpired, error.message + "; fetch the changes again without a syncToken")
+            return
+        }
         let reason = error.serviceReason
         switch error.code {
         case .invalidArguments, .schemaViolation, .limitExceeded: self.init(.badRequest, code: .badRequest, reason)

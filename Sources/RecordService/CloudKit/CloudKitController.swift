@@ -4,8 +4,9 @@ import NIOFoundationEssentialsCompat
 import RecordKit
 
 /// CloudKit Web Services for one database, under `/database/1/{container}/{environment}/{database}/`:
-/// `records/query`, `records/modify`, `records/lookup`, `zones/list`, `zones/lookup`,
-/// `users/current`, `users/discover` and `assets/upload` with the upload and download URLs it hands out. Bodies
+/// `records/query`, `records/modify`, `records/lookup`, `records/changes`, `zones/list`,
+/// `zones/lookup`, `zones/modify`, `zones/changes`, `users/current`, `users/discover` and
+/// `assets/upload` with the upload and download URLs it hands out. Bodies
 /// are CloudKit's JSON as its clients send it; responses are `application/json`, errors
 /// `{"uuid", "serverErrorCode", "reason"}` with CloudKit's statuses.
 public struct CloudKitController: Sendable {
@@ -25,9 +26,12 @@ public struct CloudKitController: Sendable {
         group.post("records/query", use: query)
         group.post("records/modify", use: modify)
         group.post("records/lookup", use: lookup)
+        group.post("records/changes", use: recordChanges)
         group.get("zones/list", use: listZones)
         group.post("zones/list", use: listZones)
         group.post("zones/lookup", use: lookupZones)
+        group.post("zones/modify", use: modifyZones)
+        group.post("zones/changes", use: zoneChanges)
         group.get("users/current", use: currentUser)
         group.get("users/discover", use: discoverUsers)
         group.post("users/discover", use: discoverUsers)
@@ -43,17 +47,20 @@ public struct CloudKitController: Sendable {
         let database = try context.requireDatabase()
         let body = try await Self.body(of: request, context: context)
         let assetURL = Self.assetURL(request, context: context)
-        let outcome = try await CloudKitStore(database: database.database, access: access).read { transaction -> Result<JSONValue, CloudKitError> in
+        let zone = try await CloudKitZone.resolve(body["zoneID"], in: database.database)
+        let outcome = try await CloudKitStore(database: zone.database, access: access).read { transaction -> Result<JSONValue, CloudKitError> in
             do {
                 let query = try CloudKitQueryRequest(body, schema: transaction.schema)
                 let page = try transaction.page(query.query, after: query.continuationMarker)
                 let type = transaction.schema.recordType(named: query.query.recordType)
                 var response: [String: JSONValue] = [
                     "records": .array(
-                        try page.records.map { record in
-                            CloudKitRecord.encode(
-                                record, type: type, desiredKeys: query.desiredKeys, authors: try transaction.authors(of: record.recordName), assetURL: assetURL)
-                        })
+                        CloudKitZone.stamped(
+                            try page.records.map { record in
+                                CloudKitRecord.encode(
+                                    record, type: type, desiredKeys: query.desiredKeys, authors: try transaction.authors(of: record.recordName), assetURL: assetURL)
+                            }, zone: zone.zone.name
+                        ))
                 ]
                 if let cursor = page.cursor { response["continuationMarker"] = .string(cursor) }
                 return .success(.object(response))
@@ -82,7 +89,8 @@ public struct CloudKitController: Sendable {
         let desiredKeys = try CloudKitQueryRequest.desiredKeys(body["desiredKeys"])
         let requested = names
         let assetURL = Self.assetURL(request, context: context)
-        let found = try await CloudKitStore(database: database.database, access: access).read { transaction in
+        let zone = try await CloudKitZone.resolve(body["zoneID"], in: database.database)
+        let found = try await CloudKitStore(database: zone.database, access: access).read { transaction in
             let schema = transaction.schema
             let records = try transaction.fetch(recordNames: requested)
             let byName = Dictionary(records.map { ($0.recordName, $0) }, uniquingKeysWith: { first, _ in first })
@@ -95,7 +103,7 @@ public struct CloudKitController: Sendable {
                     assetURL: assetURL)
             }
         }
-        return Self.json(.object(["records": .array(found)]))
+        return Self.json(.object(["records": .array(CloudKitZone.stamped(found, zone: zone.zone.name))]))
     }
 
     @Sendable func modify(_ request: Request, context: ServiceRequestContext) async throws -> Response {
@@ -105,8 +113,10 @@ public struct CloudKitController: Sendable {
         let key = try IdempotencyKey.of(request)
         let body = try await Self.body(of: request, context: context)
         let modify = try CloudKitModifyRequest(body)
+        let zone = try await CloudKitZone.resolve(body["zoneID"], in: database.database)
+        // The schema is the database's (every zone follows it); the records are the zone's.
         let store = CloudKitStore(database: database.database, access: access)
-        let storedTypes = try await store.recordTypes(of: modify.untypedRecordNames)
+        let storedTypes = try await CloudKitStore(database: zone.database, access: access).recordTypes(of: modify.untypedRecordNames)
         var schema = try await store.schema()
         let additions = try CloudKitSchemaGrowth.additions(for: modify.operations, storedTypes: storedTypes, schema: schema)
         if !additions.isEmpty {
@@ -115,6 +125,7 @@ public struct CloudKitController: Sendable {
             }
             schema = try await store.apply(additions)
         }
+        let records = zone.database
         let uploads = self.uploads
         let modification = try CloudKitModification(
             modify, schema: schema, storedTypes: storedTypes,
@@ -123,11 +134,13 @@ public struct CloudKitController: Sendable {
         let request = ["records/modify", body.serialized]
         let apply: @Sendable (RecordTransaction) throws -> StoredResponse = { transaction in
             let records = try modification.apply(in: transaction)
-            return StoredResponse(status: .ok, contentType: Self.contentType, body: JSONValue.object(["records": .array(records)]).serialized)
+            return StoredResponse(
+                status: .ok, contentType: Self.contentType,
+                body: JSONValue.object(["records": .array(CloudKitZone.stamped(records, zone: zone.zone.name))]).serialized)
         }
         do {
             guard let key else {
-                return try await database.database.write(access: access, apply).response(replayed: false)
+                return try await records.write(access: access, apply).response(replayed: false)
             }
             // Stored with the writes, in the same transaction, as every API's writes are
             // (``IdempotentWrites``); a batch of CloudKit operations needs the transaction
@@ -136,7 +149,7 @@ public struct CloudKitController: Sendable {
             return try await writes.inFlight.whileRunning(storedID) {
                 let (stored, isReplay) = try await BlockingWork.run { () throws(RecordError) in
                     do {
-                        return try database.database.write(transactionID: storedID, request: request, access: access, apply)
+                        return try records.write(transactionID: storedID, request: request, access: access, apply)
                     } catch {
                         throw error as? RecordError ?? RecordError(wrapping: error)
                     }
@@ -150,31 +163,7 @@ public struct CloudKitController: Sendable {
         }
     }
 
-    // MARK: Zones and users
-
-    @Sendable func listZones(_ request: Request, context: ServiceRequestContext) async throws -> Response {
-        _ = try context.requirePrincipal()
-        _ = try context.requireDatabase()
-        return Self.json(.object(["zones": .array([CloudKitZone.defaultZone])]))
-    }
-
-    @Sendable func lookupZones(_ request: Request, context: ServiceRequestContext) async throws -> Response {
-        _ = try context.requirePrincipal()
-        _ = try context.requireDatabase()
-        let body = try await Self.body(of: request, context: context)
-        let zones = try Self.array("zones", of: body, example: #"[{"zoneName": "_defaultZone"}]"#)
-        let results = zones.map { zoneID -> JSONValue in
-            do {
-                try CloudKitZone.requireDefault(zoneID)
-                return CloudKitZone.defaultZone
-            } catch let error as CloudKitError {
-                return .object(["zoneID": zoneID, "serverErrorCode": .string(error.code.rawValue), "reason": .string(error.reason)])
-            } catch {
-                return .object(["zoneID": zoneID, "serverErrorCode": .string("INTERNAL_ERROR"), "reason": .string("\(error)")])
-            }
-        }
-        return Self.json(.object(["zones": .array(results)]))
-    }
+    // MARK: Users
 
     @Sendable func currentUser(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let principal = try Self.requireSignedIn(context)
@@ -280,10 +269,8 @@ public struct CloudKitController: Sendable {
         return try JSONValue.parse(Data(buffer: buffer))
     }
 
-    /// The array member `key` of a request body naming the default zone (or none); `BAD_REQUEST`
-    /// showing `example` when it is missing.
+    /// The array member `key` of a request body; `BAD_REQUEST` showing `example` when it is missing.
     static func array(_ key: String, of body: JSONValue, example: String) throws(CloudKitError) -> [JSONValue] {
-        try CloudKitZone.requireDefault(body["zoneID"])
         guard case .array(let elements)? = body[key] else {
             throw CloudKitError(.badRequest, "the request needs a \(key) array such as \(example)")
         }

@@ -30,8 +30,9 @@ struct CloudKitError: Error, Sendable, Equatable {
     /// of a name that exists is `EXISTS` (pass `creating: true`); every other stale change tag
     /// is `CONFLICT`.
     init(_ error: RecordError, creating: Bool = false) {
-        let code = creating && error.code == .serverRecordChanged ? .exists : ServiceError(error).code
-        self.init(code, error.serviceReason, recordName: error.recordName, recordType: error.recordType)
+        let rendered = ServiceError(error)
+        let code = creating && error.code == .serverRecordChanged ? .exists : rendered.code
+        self.init(code, rendered.reason, recordName: error.recordName, recordType: error.recordType)
     }
 
     /// The error as the service renders it at the edge.
@@ -52,6 +53,7 @@ extension ServiceError.Code: CaseIterable {
     public static let allCases: [ServiceError.Code] = [
         .badRequest, .authenticationFailed, .accessDenied, .notFound, .zoneNotFound, .conflict, .exists,
         .validatingReferenceError, .quotaExceeded, .authenticationRequired, .throttled, .internalError, .tryAgainLater,
+        .changeTokenExpired,
     ]
 
     /// The HTTP status CloudKit Web Services answers the code with.
@@ -68,6 +70,7 @@ extension ServiceError.Code: CaseIterable {
         case .throttled: 429
         case .internalError: 500
         case .tryAgainLater: 503
+        case .changeTokenExpired: 410
         }
     }
 }

@@ -90,13 +90,14 @@ enum CloudKitFieldValue {
         }
     }
 
-    /// A reference dictionary: `recordName`, `action` (`NONE` when absent), `zoneID` of the
-    /// default zone when given.
+    /// A reference dictionary: `recordName`, `action` (`NONE` when absent), `zoneID` (a
+    /// reference points into its record's zone).
     static func reference(_ value: JSONValue, where name: String) throws(CloudKitError) -> Reference {
         guard case .string(let recordName)? = value["recordName"] else {
             throw CloudKitError(.badRequest, "\(name) is REFERENCE; its value needs a recordName string")
         }
-        try CloudKitZone.requireDefault(value["zoneID"])
+        // A reference points into its record's zone; a zoneID given must at least be one.
+        _ = try CloudKitZone.name(value["zoneID"])
         switch value["action"] {
         case nil, .string("NONE")?: return Reference(recordName, action: .none)
         case .string("DELETE_SELF")?: return Reference(recordName, action: .deleteSelf)

@@ -33,7 +33,7 @@ struct CloudKitModifyRequest: Sendable {
         guard case .object = body else {
             throw CloudKitError(.badRequest, "the request body must be a JSON object with operations")
         }
-        try CloudKitZone.requireDefault(body["zoneID"])
+        let zoneName = try CloudKitZone.name(body["zoneID"])
         guard case .array(let operations)? = body["operations"] else {
             throw CloudKitError(.badRequest, "records/modify needs an operations array such as [{\"operationType\": \"create\", \"record\": {…}}]")
         }
@@ -49,7 +49,7 @@ struct CloudKitModifyRequest: Sendable {
         var parsed: [Operation] = []
         var names = Set<String>()
         for (index, operation) in operations.enumerated() {
-            let next = try Self.operation(operation, path: "operations[\(index)]")
+            let next = try Self.operation(operation, path: "operations[\(index)]", zone: zoneName)
             if let name = next.recordName, !names.insert(name).inserted {
                 throw CloudKitError(
                     .badRequest, "\(next.path): record \(name.debugDescription) has another operation in this request; send one operation per record",
@@ -66,7 +66,7 @@ struct CloudKitModifyRequest: Sendable {
         operations.filter { !$0.type.isDeletion && $0.recordType == nil }.compactMap(\.recordName)
     }
 
-    private static func operation(_ json: JSONValue, path: String) throws(CloudKitError) -> Operation {
+    private static func operation(_ json: JSONValue, path: String, zone: String) throws(CloudKitError) -> Operation {
         guard case .string(let typeName)? = json["operationType"] else {
             throw CloudKitError(.badRequest, "\(path) needs an operationType")
         }
@@ -80,7 +80,10 @@ struct CloudKitModifyRequest: Sendable {
         let recordName = try string(record["recordName"], "\(path).record.recordName")
         let recordType = try string(record["recordType"], "\(path).record.recordType")
         let changeTag = try string(record["recordChangeTag"], "\(path).record.recordChangeTag")
-        try CloudKitZone.requireDefault(record["zoneID"])
+        if record["zoneID"] != nil, try CloudKitZone.name(record["zoneID"]) != zone {
+            throw CloudKitError(
+                .badRequest, "\(path).record.zoneID names another zone than the request's zoneID (\(zone)); send one request per zone", recordName: recordName)
+        }
         var fields: [String: JSONValue] = [:]
         switch record["fields"] {
         case nil: break

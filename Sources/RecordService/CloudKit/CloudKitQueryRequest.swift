@@ -17,7 +17,7 @@ struct CloudKitQueryRequest {
         guard case .object = body else {
             throw CloudKitError(.badRequest, "the request body must be a JSON object with a query")
         }
-        try CloudKitZone.requireDefault(body["zoneID"])
+        _ = try CloudKitZone.name(body["zoneID"])
         guard let query = body["query"], case .object = query else {
             throw CloudKitError(.badRequest, "records/query needs a query dictionary such as {\"recordType\": \"Items\"}")
         }

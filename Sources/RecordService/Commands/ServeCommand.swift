@@ -35,6 +35,13 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "DURATION")
     )
     var readTimeout = "30s"
+    @Option(
+        name: .customLong("change-retention"),
+        help: ArgumentHelp(
+            "How long the change feed keeps deletions: a sync token older than this may have to start over. 90s, 30m, 24h, 30d.",
+            valueName: "DURATION")
+    )
+    var changeRetention = "30d"
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535, not \(port)") }
@@ -43,6 +50,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard let timeout = DurationText.parse(readTimeout), timeout > .zero else {
             throw ValidationError("--read-timeout takes a number above 0 with s, m, h or d (e.g. 30s), not '\(readTimeout)'")
+        }
+        guard DurationText.parse(changeRetention) != nil else {
+            throw ValidationError("--change-retention takes a number with s, m, h or d (e.g. 30d), not '\(changeRetention)'")
         }
     }
 
@@ -55,6 +65,7 @@ struct ServeCommand: AsyncParsableCommand {
         let configuration = ServiceConfiguration(
             host: host, port: port, data: try data.folder(), container: container,
             transactionRetention: DurationText.parse(transactionRetention) ?? ServiceConfiguration.defaultTransactionRetention,
+            changeRetention: DurationText.parse(changeRetention) ?? ServiceConfiguration.defaultChangeRetention,
             readTimeout: DurationText.parse(readTimeout) ?? ServiceConfiguration.defaultReadTimeout
         )
         let state = try ServiceState(configuration: configuration, metrics: metrics)

@@ -12,6 +12,7 @@ extension RecordError.Remedy {
         case .createFolderOrChooseAnotherDatabase: "create it or pass another --db path"
         case .useNewerVersionOrChooseAnotherDatabase: "open it with that version, or pass another --db path"
         case .listTransactions: "list them with: transactions"
+        case .fetchChangesFromStart: "fetch the changes again from the start, without a token"
         }
     }
 }

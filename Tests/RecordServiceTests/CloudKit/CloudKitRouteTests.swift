@@ -96,7 +96,10 @@ import Testing
             try Self.expectError(
                 try await modify(#"{"operationType": "delete", "record": {"recordName": "L1", "recordChangeTag": "\#(tag)"}}"#), .conflict, "CONFLICT")
             let deleted = try await modify(#"{"operationType": "forceDelete", "record": {"recordName": "L1"}}"#)
-            #expect(deleted.text == #"{"records":[{"deleted":true,"recordName":"L1","recordType":"Lists"}]}"#)
+            #expect(
+                deleted.text
+                    == #"{"records":[{"deleted":true,"recordName":"L1","recordType":"Lists","zoneID":{"ownerRecordName":"__defaultOwner__","zoneName":"_defaultZone"}}]}"#
+            )
             try Self.expectError(try await modify(#"{"operationType": "delete", "record": {"recordName": "I1"}}"#), .notFound, "NOT_FOUND")
             try Self.expectError(try await modify(Self.create("Lists", "L2", #"{"name": {"value": "Dup"}}"#)), .conflict, "EXISTS")
             try Self.expectError(

@@ -7,7 +7,8 @@ internal import GRDB
 /// - `_changes`: the change log, written in the same transaction as each change (``ChangeLog``);
 /// - `_transactions`: stored results of batches sent with a transaction ID;
 /// - `_assets`: ASSET content, once per distinct SHA-256;
-/// - `_recordAuthors`: the users who created and last modified records (``RecordAuthors``).
+/// - `_recordAuthors`: the users who created and last modified records (``RecordAuthors``);
+/// - `_zones`: the custom record zones (``ZoneRegistry``).
 ///
 /// The schema version lives in `PRAGMA user_version`, bumped in the transaction that changes
 /// the schema, so every connection notices a change made by another one with a header read.
@@ -73,6 +74,7 @@ enum InternalTables {
                     """)
         }
         migrator.registerMigration("v4: record authors", migrate: RecordAuthors.migrate)
+        migrator.registerMigration("v5: record zones", migrate: ZoneRegistry.createTable)
         return migrator
     }()
 

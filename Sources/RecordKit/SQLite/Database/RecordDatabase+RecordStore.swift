@@ -112,6 +112,8 @@ extension RecordTransaction {
             return .explanation(try explainJSON(query, projection: projection))
         case .explainAggregate(let query, let aggregation):
             return .explanation(try explainAggregateJSON(query, aggregation: aggregation))
+        case .changes(let request):
+            return .changes(try changePage(request))
         }
     }
 

@@ -36,6 +36,9 @@ public final class RecordDatabase: Sendable {
     private let cachedSnapshot = Mutex<SchemaSnapshot?>(nil)
     /// Whether ``inOneTransaction(_:)`` holds a transaction every read and write joins.
     let isInOneTransaction = Mutex<Bool>(false)
+    /// The databases of the custom zones opened so far, by name, with the zone's id
+    /// (``RecordDatabase/zone(_:)``).
+    let openZones = Mutex<[String: (id: Int64, database: RecordDatabase)]>([:])
 
     /// Opens the database at `path`, creating it with `bootstrap` when it is new (by default
     /// with no record types: add them with ``updateSchema(to:mode:)``). An existing database keeps its

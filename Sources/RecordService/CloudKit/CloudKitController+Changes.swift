@@ -1,0 +1,49 @@
+import Foundation
+import Hummingbird
+import RecordKit
+
+/// The change feed of CloudKit Web Services: `records/changes`, what changed in a zone after a
+/// sync token (`zones/changes` tells which zones changed).
+extension CloudKitController {
+    /// `records/changes`: one page of the zone's changes after `syncToken` — saved records as
+    /// `records/lookup` returns them, deleted ones as `{recordName, recordType, deleted: true}` —
+    /// with the next `syncToken` and `moreComing`. A token the log can no longer serve gets
+    /// `CHANGE_TOKEN_EXPIRED`: fetch again without one.
+    @Sendable func recordChanges(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let access = try context.requireAccess()
+        let database = try context.requireDatabase()
+        let body = try await Self.body(of: request, context: context)
+        let changes = try CloudKitChangesRequest(body)
+        let assetURL = Self.assetURL(request, context: context)
+        let zone = try await CloudKitZone.resolve(body["zoneID"], in: database.database)
+        let zoneID = zone.zone.id
+        if let token = changes.feed.after, token.zone != zoneID {
+            throw CloudKitError(.badRequest, "the syncToken belongs to another zone; send the syncToken of this zone's last answer, or none to start over")
+        }
+        // The page is read as the caller: a saved record the grants do not let it read is left
+        // out (a filter, as in every other read), its field values never leave the server.
+        let (page, schema, readable) = try await CloudKitStore(database: zone.database, access: access).read { transaction in
+            let page = try transaction.changePage(changes.feed)
+            let saved = page.entries.compactMap { entry -> String? in
+                if case .saved(let record, _) = entry { return record.recordName }
+                return nil
+            }
+            return (page, transaction.schema, Set(try transaction.fetch(recordNames: saved).map(\.recordName)))
+        }
+        let next = ChangeToken(sequence: page.next.sequence, zone: zoneID)
+        let records = page.entries.compactMap { entry -> JSONValue? in
+            switch entry {
+            case .saved(let record, _):
+                guard readable.contains(record.recordName) else { return nil }
+                return CloudKitRecord.encode(record, type: schema.recordType(named: record.recordType), desiredKeys: changes.desiredKeys, assetURL: assetURL)
+            case .deleted(let recordName, let recordType):
+                return CloudKitRecord.deleted(recordName: recordName, recordType: recordType)
+            }
+        }
+        return Self.json(
+            .object([
+                "zoneID": CloudKitZone.zoneID(zone.zone.name), "records": .array(CloudKitZone.stamped(records, zone: zone.zone.name)),
+                "syncToken": .string(next.text), "moreComing": .bool(page.moreComing),
+            ]))
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import RecordKit
+import Testing
+
+@testable import RecordService
+
+/// Custom zones through CloudKit Web Services: created and deleted with `zones/modify`, listed,
+/// looked up and followed with `zones/changes`; records, queries, lookups and change feeds per
+/// zone; deleting a zone deletes its records.
+@Suite struct CloudKitZoneTests {
+    static let database = CloudKitRouteTests.database
+    static let work = #"{"zoneName": "Work"}"#
+
+    static func post(_ client: some TestClientProtocol, _ path: String, _ token: String, _ body: String) async throws -> JSONValue {
+        let response = try await client.send(.post, database + path, token: token, json: body)
+        #expect(response.status == .ok, "\(path): \(response.text)")
+        return try CloudKitRouteTests.json(response)
+    }
+
+    static func createWork(_ client: some TestClientProtocol, _ token: String) async throws -> JSONValue {
+        try await post(client, "zones/modify", token, #"{"operations": [{"operationType": "create", "zone": {"zoneID": \#(work)}}]}"#)
+    }
+
+    @Test func aCustomZoneHoldsItsOwnRecordsUnderTheSameNames() async throws {
+        let fixture = try ServiceFixture()
+        let token = fixture.adminToken
+        try await fixture.test { client in
+            let created = try await Self.createWork(client, token)
+            #expect(created["zones"]?.arrayValue?.first?["zoneID"]?["zoneName"] == .string("Work"))
+            let listed = try await Self.post(client, "zones/list", token, "{}")
+            #expect(listed["zones"]?.arrayValue?.map { $0["zoneID"]?["zoneName"] } == [.string("_defaultZone"), .string("Work")])
+            _ = try await Self.post(client, "records/modify", token, CloudKitRouteTests.seed)
+            let inWork = CloudKitRouteTests.modify(CloudKitRouteTests.create("Lists", "L1", #"{"name": {"value": "Office"}}"#))
+                .replacingOccurrences(of: #"{"atomic": true, "#, with: #"{"zoneID": \#(Self.work), "atomic": true, "#)
+            let saved = try await Self.post(client, "records/modify", token, inWork)
+            #expect(saved["records"]?.arrayValue?.first?["zoneID"]?["zoneName"] == .string("Work"))
+            let query = #"{"zoneID": \#(Self.work), "query": {"recordType": "Lists"}}"#
+            let workLists = try await Self.post(client, "records/query", token, query)
+            #expect(workLists["records"]?.arrayValue?.map { $0["fields"]?["name"]?["value"] } == [.string("Office")])
+            let defaultLists = try await Self.post(client, "records/query", token, #"{"query": {"recordType": "Lists"}}"#)
+            #expect(defaultLists["records"]?.arrayValue?.map { $0["fields"]?["name"]?["value"] } == [.string("Groceries")])
+            let lookup = try await Self.post(
+                client, "records/lookup", token, #"{"zoneID": \#(Self.work), "records": [{"recordName": "L1"}, {"recordName": "I1"}]}"#)
+            #expect(lookup["records"]?.arrayValue?.map { $0["serverErrorCode"] } == [nil, .string("NOT_FOUND")])
+            let changes = try await Self.post(client, "records/changes", token, #"{"zoneID": \#(Self.work)}"#)
+            #expect(changes["records"]?.arrayValue?.map { $0["recordName"] } == [.string("L1")])
+            #expect(changes["zoneID"]?["zoneName"] == .string("Work"))
+            // A token of one zone is not one of another.
+            guard case .string(let workToken)? = changes["syncToken"] else { Issue.record("no syncToken"); return }
+            let crossed = try await client.send(.post, Self.database + "records/changes", token: token, json: #"{"syncToken": "\#(workToken)"}"#)
+            try CloudKitRouteTests.expectError(crossed, .badRequest, "BAD_REQUEST")
+        }
+    }
+
+    @Test func deletingAZoneDeletesItsRecords() async throws {
+        let fixture = try ServiceFixture()
+        let token = fixture.adminToken
+        try await fixture.test { client in
+            _ = try await Self.createWork(client, token)
+            let inWork = #"{"zoneID": \#(Self.work), "operations": [\#(CloudKitRouteTests.create("Lists", "L1", #"{"name": {"value": "Office"}}"#))]}"#
+            _ = try await Self.post(client, "records/modify", token, inWork)
+            let deleted = try await Self.post(
+                client, "zones/modify", token, #"{"operations": [{"operationType": "delete", "zone": {"zoneID": \#(Self.work)}}]}"#)
+            #expect(deleted["zones"]?.arrayValue?.first?["deleted"] == .bool(true))
+            let gone = try await client.send(
+                .post, Self.database + "records/query", token: token, json: #"{"zoneID": \#(Self.work), "query": {"recordType": "Lists"}}"#)
+            try CloudKitRouteTests.expectError(gone, .notFound, "ZONE_NOT_FOUND")
+            let lookup = try await Self.post(client, "zones/lookup", token, #"{"zones": [\#(Self.work), {"zoneName": "_defaultZone"}]}"#)
+            #expect(lookup["zones"]?.arrayValue?.map { $0["serverErrorCode"] } == [.string("ZONE_NOT_FOUND"), nil])
+            _ = try await Self.createWork(client, token)
+            let again = try await Self.post(client, "records/query", token, #"{"zoneID": \#(Self.work), "query": {"recordType": "Lists"}}"#)
+            #expect(again["records"]?.arrayValue?.isEmpty == true)
+            let again2 = try await Self.post(
+                client, "zones/modify", token, #"{"operations": [{"operationType": "delete", "zone": {"zoneID": {"zoneName": "_defaultZone"}}}]}"#)
+            #expect(again2["zones"]?.arrayValue?.first?["serverErrorCode"] == .string("BAD_REQUEST"))
+        }
+    }
+
+    @Test func zoneChangesNameTheZonesCreatedChangedAndDeletedAfterTheToken() async throws {
+        let fixture = try ServiceFixture()
+        let token = fixture.adminToken
+        try await fixture.test { client in
+            _ = try await Self.createWork(client, token)
+            let all = try await Self.post(client, "zones/changes", token, "{}")
+            #expect(all["zones"]?.arrayValue?.map { $0["zoneID"]?["zoneName"] } == [.string("_defaultZone"), .string("Work")])
+            guard case .string(let first)? = all["syncToken"] else { Issue.record("no syncToken"); return }
+            #expect(try await Self.post(client, "zones/changes", token, #"{"syncToken": "\#(first)"}"#)["zones"]?.arrayValue?.isEmpty == true)
+            let inWork = #"{"zoneID": \#(Self.work), "operations": [\#(CloudKitRouteTests.create("Lists", "L1", #"{"name": {"value": "Office"}}"#))]}"#
+            _ = try await Self.post(client, "records/modify", token, inWork)
+            let changed = try await Self.post(client, "zones/changes", token, #"{"syncToken": "\#(first)"}"#)
+            #expect(changed["zones"]?.arrayValue?.map { $0["zoneID"]?["zoneName"] } == [.string("Work")])
+            _ = try await Self.post(client, "zones/modify", token, #"{"operations": [{"operationType": "delete", "zone": {"zoneID": \#(Self.work)}}]}"#)
+            let removed = try await Self.post(client, "zones/changes", token, #"{"syncToken": "\#(first)"}"#)
+            #expect(removed["zones"]?.arrayValue?.map { $0["deleted"] } == [.bool(true)])
+        }
+    }
+
+    @Test func anUnknownZoneIsZoneNotFoundEverywhere() async throws {
+        let fixture = try ServiceFixture()
+        let token = fixture.adminToken
+        try await fixture.test { client in
+            let elsewhere = #"{"zoneName": "Elsewhere"}"#
+            for (path, body) in [
+                ("records/query", #"{"zoneID": \#(elsewhere), "query": {"recordType": "Lists"}}"#),
+                ("records/lookup", #"{"zoneID": \#(elsewhere), "records": [{"recordName": "L1"}]}"#),
+                ("records/modify", #"{"zoneID": \#(elsewhere), "operations": [\#(CloudKitRouteTests.create("Lists", "L1", "{}"))]}"#),
+                ("records/changes", #"{"zoneID": \#(elsewhere)}"#),
+            ] {
+                try CloudKitRouteTests.expectError(try await client.send(.post, Self.database + path, token: token, json: body), .notFound, "ZONE_NOT_FOUND")
+            }
+        }
+    }
+}
