@@ -161,6 +161,21 @@ import Testing
         #expect(none == "[]")
     }
 
+    @Test func theChangeFeedLeavesOutRecordsTheReaderMayNotReadButKeepsRealDeletions() async throws {
+        let db = try Self.seeded()
+        try await db.write { _ = try $0.delete(recordName: "Notes-owner") }
+        func names(_ access: AccessPolicy) async throws -> [String] {
+            try await db.read(access: access) { transaction in
+                try transaction.changePage(ChangeFeedRequest(after: nil, limit: 100)).entries.map(\.recordName).sorted()
+            }
+        }
+        let asBob = try await names(Self.bob)
+        #expect(!asBob.contains("Diaries-ann") && !asBob.contains("Diaries-owner"))
+        #expect(asBob.contains("Notes-ann") && asBob.contains("Notes-owner"))
+        #expect(try await names(Self.ann).contains("Diaries-ann"))
+        #expect(try await names(.owner).contains("Diaries-owner"))
+    }
+
     @Test func anAssetIsReadOnlyThroughARecordTheCallerMayRead() async throws {
         var schema = try CKDBParser.parse(Self.schemaText)
         var diaries = try schema.requireRecordType("Diaries")

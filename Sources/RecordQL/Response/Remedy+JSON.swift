@@ -15,6 +15,7 @@ extension RecordError.Remedy {
             case .createFolderOrChooseAnotherDatabase: [("kind", "createFolderOrChooseAnotherDatabase")]
             case .useNewerVersionOrChooseAnotherDatabase: [("kind", "useNewerVersionOrChooseAnotherDatabase")]
             case .listTransactions: [("kind", "listTransactions")]
+            case .fetchChangesFromStart: [("kind", "fetchChangesFromStart")]
             }
         return "{" + members.map { JSONWriter.string($0.0) + ":" + JSONWriter.string($0.1) }.joined(separator: ",") + "}"
     }

@@ -26,6 +26,8 @@ extension RecordError.Remedy {
             "the service's data folder needs its operator's attention (see the service's log)"
         case .listTransactions:
             "list the stored transactions with GET …/transactions"
+        case .fetchChangesFromStart:
+            "fetch the changes again without a syncToken (GraphQL: without since) to rebuild the copy"
         }
     }
 }

@@ -64,7 +64,7 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
             return
         }
         if error.reason == .changeTokenExpired {
-            self.init(.gone, code: .changeTokenExpired, error.message + "; fetch the changes again without a syncToken")
+            self.init(.gone, code: .changeTokenExpired, error.serviceReason)
             return
         }
         let reason = error.serviceReason

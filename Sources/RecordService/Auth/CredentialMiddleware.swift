@@ -1,5 +1,6 @@
 import Foundation
 public import Hummingbird
+import NIOFoundationEssentialsCompat
 import RecordKit
 
 /// Resolves the request's credential to its ``Principal``. A request without one goes on with

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import NIOFoundationEssentialsCompat
 import RecordKit
 
 /// `POST /auth/login`: exchanges a user's name and password (`{"user": NAME, "password": …}`)

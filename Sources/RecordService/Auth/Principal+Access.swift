@@ -1,4 +1,4 @@
-import RecordKit
+public import RecordKit
 
 extension Principal {
     /// What the principal may read and write in the database at `address`, as the engine

@@ -1,6 +1,6 @@
-import Crypto
+public import Crypto
 import Foundation
-import RecordKit
+public import RecordKit
 
 /// The server-to-server keys of a data folder (CloudKit's), in the accounts database
 /// (``AccountsDatabase``): record type `ServerKeys`, one record per key ID with its P-256 public

@@ -1,4 +1,4 @@
-import RecordKit
+public import RecordKit
 
 /// A user's name: 1 to 64 of `A-Z a-z 0-9 . _ -`, not starting with `.` or `-`. The strict
 /// alphabet lets the name be part of the user's private database file name with no escaping.

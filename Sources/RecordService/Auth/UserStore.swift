@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import HummingbirdBcrypt
-import RecordKit
+public import RecordKit
 
 /// The users of a data folder, in the accounts database (``AccountsDatabase``): record type
 /// `Users`, one record per user with its bcrypt password hash (never the password) and whether

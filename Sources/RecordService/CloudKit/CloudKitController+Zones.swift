@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOFoundationEssentialsCompat
 import RecordKit
 
 /// Record zones in CloudKit Web Services: `zones/list`, `zones/lookup`, `zones/modify` (create

@@ -58,7 +58,8 @@ public struct CloudKitController: Sendable {
                         CloudKitZone.stamped(
                             try page.records.map { record in
                                 CloudKitRecord.encode(
-                                    record, type: type, desiredKeys: query.desiredKeys, authors: try transaction.authors(of: record.recordName), assetURL: assetURL)
+                                    record, type: type, desiredKeys: query.desiredKeys, authors: try transaction.authors(of: record.recordName),
+                                    assetURL: assetURL)
                             }, zone: zone.zone.name
                         ))
                 ]

@@ -1,5 +1,7 @@
 import Foundation
 import HummingbirdTesting
+import RecordKit
+import TestSupport
 import Testing
 
 @testable import RecordService
@@ -100,7 +102,7 @@ struct UserStoreTests {
     @Test func thePasswordIsKeptOnlyAsABcryptHash() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shop-users-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try UserStore(folder: try DataFolder(path: folder.path))
+        let store = try UserStore(folder: try DataFolder(path: folder.path, newDatabaseSchema: try Schema.shopping))
         try store.add(try UserName("ann"), password: "a secret password 42")
         #expect(try store.verify(try UserName("ann"), password: "a secret password 42"))
         #expect(try !store.verify(try UserName("ann"), password: "a secret password 43"))
@@ -120,7 +122,7 @@ struct UserStoreTests {
     @Test func shortAndOverlongPasswordsAreRefused() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shop-users-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try UserStore(folder: try DataFolder(path: folder.path))
+        let store = try UserStore(folder: try DataFolder(path: folder.path, newDatabaseSchema: try Schema.shopping))
         #expect(throws: (any Error).self) { try store.add(try UserName("ann"), password: "short") }
         #expect(throws: (any Error).self) { try store.add(try UserName("ann"), password: String(repeating: "x", count: 73)) }
     }

@@ -8,7 +8,8 @@ extension RecordTransaction {
     /// state in this snapshot: the record, or a tombstone when it no longer exists (or exists
     /// now as another type, after a delete and a new save). A record changed again after the
     /// page's last entry is named again by a later page, so pages applied in order always end
-    /// at the current state. With no entries left, the next token jumps to the end of the log,
+    /// at the current state. Saved records the transaction's ``AccessPolicy`` may not read are
+    /// left out. With no entries left, the next token jumps to the end of the log,
     /// so a client asking for some record types only never falls behind the floor.
     ///
     /// - Throws: ``RecordError`` `invalidArguments` for a limit below 1; `changeTokenExpired`
@@ -38,7 +39,10 @@ extension RecordTransaction {
         var entries: [ChangePage.Entry] = []
         entries.reserveCapacity(last.count)
         for (recordName, logged) in last.sorted(by: { $0.value.index < $1.value.index }) {
-            entries.append(try currentState(of: recordName, loggedAs: logged.recordType, request: request))
+            // The grants filter the feed as they filter every read: a record the reader may not
+            // read is left out (neither its values nor a tombstone).
+            guard let entry = try currentState(of: recordName, loggedAs: logged.recordType, request: request) else { continue }
+            entries.append(entry)
         }
         let next: Int64 = moreComing ? window.last?["seq"] ?? after : max(window.last?["seq"] ?? after, try lastChangeSequence())
         return ChangePage(entries: entries, next: ChangeToken(sequence: next), moreComing: moreComing)
@@ -49,9 +53,11 @@ extension RecordTransaction {
         ChangeToken(sequence: try lastChangeSequence())
     }
 
-    /// The state now of `recordName`, last logged as a `recordType` record.
-    private func currentState(of recordName: String, loggedAs recordType: String, request: ChangeFeedRequest) throws -> ChangePage.Entry {
+    /// The state now of `recordName`, last logged as a `recordType` record; `nil` when it exists
+    /// but ``access`` may not read it.
+    private func currentState(of recordName: String, loggedAs recordType: String, request: ChangeFeedRequest) throws -> ChangePage.Entry? {
         guard let record = try fetch(recordName: recordName), record.recordType == recordType else {
+            if access.appliesGrants, let existing = try locate(recordName), existing.recordType == recordType { return nil }
             return .deleted(recordName: recordName, recordType: recordType)
         }
         let json = try request.projections[recordType].flatMap { try self.json(recordName: recordName, recordType: recordType, projection: $0) }
