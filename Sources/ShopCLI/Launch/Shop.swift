@@ -70,7 +70,8 @@ public enum Shop {
                 throw RecordError(.invalidArguments, "--token and --database go with --server URL (or $SHOP_SERVER)")
             }
             let path = try DatabaseLocation.path(option: options.db, environment: environment)
-            return LocalBackend(database: options.readOnly ? try RecordDatabase.readOnly(path: path) : try RecordDatabase(path: path, bootstrap: try ShoppingLists.schema))
+            return LocalBackend(
+                database: options.readOnly ? try RecordDatabase.readOnly(path: path) : try RecordDatabase(path: path, bootstrap: try ShoppingLists.schema))
         }
         if options.singleTransaction {
             throw RecordError(
