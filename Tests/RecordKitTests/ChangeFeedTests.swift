@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func aFetchWithoutTokenNamesEveryRecordOnceAsItIsNow() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: try Schema.shopping)
         try db.save(Shopping.list("L1", "Groceries"))
         try db.save(Shopping.item("I1", "Milk", in: "L1"))
         let renamed = try db.update(recordType: "Lists", recordName: "L1", fields: ["name": .string("Food")])
@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func aCascadeComesAsTombstonesWithTheirRecordTypes() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: try Schema.shopping)
         try db.modify([.create(Shopping.list("L1", "Groceries")), .create(Shopping.item("I1", "Milk", in: "L1"))])
         let token = try db.changePage(ChangeFeedRequest(after: nil, limit: 100)).next
         try db.delete(recordName: "L1")
@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func desiredRecordTypesLeaveTheOthersOutAndTheTokenStillReachesTheEnd() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: try Schema.shopping)
         try db.modify([.create(Shopping.list("L1", "Groceries")), .create(Shopping.item("I1", "Milk", in: "L1")), .create(Shopping.list("L2", "Tools"))])
         let page = try db.changePage(ChangeFeedRequest(after: nil, limit: 100, recordTypes: ["Items"]))
         #expect(page.entries.map(\.recordName) == ["I1"])
@@ -84,14 +84,14 @@ import Testing
     }
 
     @Test func aLimitBelowOneIsRefused() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: try Schema.shopping)
         #expect { try db.changePage(ChangeFeedRequest(after: nil, limit: 0)) } throws: { ($0 as? RecordError)?.code == .invalidArguments }
     }
 
     /// 2,000 random creates, updates, deletes and cascades in batches; replicas syncing at random
     /// moments with small pages (and new ones starting from no token) end equal to the database.
     @Test func replicasApplyingOnlyPagesEndEqualToTheDatabase() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: try Schema.shopping)
         var random = SplitMix64(state: 14)
         var replicas = [Replica()]
         var lists: [String] = []
@@ -147,7 +147,7 @@ import Testing
     }
 
     @Test func aTokenBelowTheFloorExpiresAndAFetchFromTheStartRebuilds() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: try Schema.shopping)
         var replica = Replica()
         try db.modify([.create(Shopping.list("L1", "Groceries")), .create(Shopping.item("I1", "Milk", in: "L1")), .create(Shopping.list("L2", "Tools"))])
         try replica.sync(from: db, limit: 2)
@@ -170,7 +170,7 @@ import Testing
     }
 
     @Test func sequenceNumbersNeverRestartAfterPruning() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: try Schema.shopping)
         try db.save(Shopping.list("L1", "Groceries"))
         try db.delete(recordName: "L1")
         let end = try db.read { try $0.changeLogEnd() }
@@ -184,7 +184,7 @@ import Testing
     }
 
     @Test func aTokenPastTheEndOfTheLogExpires() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: try Schema.shopping)
         try db.save(Shopping.list("L1", "Groceries"))
         #expect { try db.changePage(ChangeFeedRequest(after: ChangeToken(sequence: 99), limit: 10)) } throws: {
             ($0 as? RecordError)?.reason == .changeTokenExpired
@@ -192,7 +192,7 @@ import Testing
     }
 
     @Test func pruningByAgeKeepsTheRecentChangesAndTheLastSaveOfEveryRecord() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: try Schema.shopping)
         try db.save(Shopping.list("L1", "Groceries"))
         try db.save(Shopping.list("L2", "Tools"))
         try db.delete(recordName: "L2")

@@ -7,7 +7,7 @@ import Testing
 /// batches, references and change feed, and deleting it deletes its records.
 @Suite struct ZoneTests {
     @Test func aNewDatabaseHasOnlyTheDefaultZone() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: try Schema.shopping)
         #expect(try db.zones() == [.defaultZone])
         #expect(try db.zone(RecordZone.defaultName).database === db)
     }
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func creatingAZoneTwiceReturnsTheSameZone() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: try Schema.shopping)
         #expect(try db.createZone("Work") == db.createZone("Work"))
         #expect(try db.createZone(RecordZone.defaultName) == .defaultZone)
     }
@@ -56,13 +56,13 @@ import Testing
 
     @Test(arguments: ["", "_private", "-x", ".hidden", "a/b", "a b", "../up", String(repeating: "z", count: 256)])
     func aZoneNameOutsideTheAllowedCharactersIsRefused(name: String) throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: try Schema.shopping)
         #expect { try db.createZone(name) } throws: { ($0 as? RecordError)?.code == .invalidArguments }
         #expect(try db.zones() == [.defaultZone])
     }
 
     @Test func aZoneFollowsTheSchemaOfItsDatabase() throws {
-        let db = try RecordDatabase.inMemory()
+        let db = try RecordDatabase.inMemory(bootstrap: try Schema.shopping)
         try db.createZone("Work")
         try db.addField(FieldDefinition("number", .int64), to: "Items")
         let zone = try db.zone("Work").database

@@ -72,12 +72,6 @@ import Testing
         }
     }
 
-    @Test func aReferenceToAnotherZoneIsZoneNotFound() throws {
-        #expect {
-            try Self.decode(#"{"value": {"recordName": "x", "zoneID": {"zoneName": "Elsewhere"}}}"#, as: .reference)
-        } throws: { ($0 as? CloudKitError)?.code == .zoneNotFound }
-    }
-
     @Test func assetsComeFromAnUploadReceipt() throws {
         let content = Data("hello".utf8)
         let value = try CloudKitFieldValue.decode(

@@ -153,11 +153,4 @@ import Testing
             return error.code == .badRequest && error.reason.contains(reason)
         }
     }
-
-    @Test func anotherZoneIsZoneNotFound() throws {
-        let db = try Self.database()
-        #expect {
-            try Self.query(#"{"zoneID": {"zoneName": "Photos"}, "query": {"recordType": "People"}}"#, in: db)
-        } throws: { ($0 as? CloudKitError)?.code == .zoneNotFound }
-    }
 }
