@@ -185,7 +185,9 @@ import Testing
             let expired = try await client.send(.post, Self.database + "records/changes", token: token, json: #"{"syncToken": "\#(old)"}"#)
             try CloudKitRouteTests.expectError(expired, .gone, "CHANGE_TOKEN_EXPIRED")
             let graphQL = try await client.send(.post, "/graphql", token: token, json: #"{"query": "{ changes(since: \"\#(old)\") { syncToken } }"}"#)
-            #expect(graphQL.text.contains(#""extensions":{"code":"invalidArguments","reason":"changeTokenExpired","remedy":{"kind":"fetchChangesFromStart"}}"#), "\(graphQL.text)")
+            #expect(
+                graphQL.text.contains(#""extensions":{"code":"invalidArguments","reason":"changeTokenExpired","remedy":{"kind":"fetchChangesFromStart"}}"#),
+                "\(graphQL.text)")
             var rebuilt = Replica()
             try await Self.syncCloudKit(&rebuilt, limit: 1, client: client, token: token)
             #expect(rebuilt.records == (try Self.contents(of: database)))
