@@ -161,7 +161,7 @@ def test_every_operation_type_with_change_tags(client, server):
     expect_error(modify(client, server, {"operationType": "delete", "record": {"recordName": name, "recordChangeTag": tag}}), 409, "CONFLICT")
     deleted = modify(client, server, {"operationType": "delete", "record": {
         "recordName": name, "recordChangeTag": force_replaced["recordChangeTag"]}}).json()["records"][0]
-    assert deleted == {"recordName": name, "recordType": "Lists", "deleted": True}
+    assert deleted == {"recordName": name, "recordType": "Lists", "deleted": True, "zoneID": {"zoneName": "_defaultZone", "ownerRecordName": "__defaultOwner__"}}
     expect_error(modify(client, server, {"operationType": "forceDelete", "record": {"recordName": name}}), 404, "NOT_FOUND")
 
     other = unique("L")
@@ -200,7 +200,7 @@ def test_a_non_atomic_batch_reports_failures_in_place(client, server, grocery_li
 def test_deleting_a_list_deletes_its_items(client, server, grocery_list):
     list_name, items = grocery_list
     response = modify(client, server, {"operationType": "forceDelete", "record": {"recordName": list_name}})
-    assert response.json()["records"] == [{"recordName": list_name, "recordType": "Lists", "deleted": True}]
+    assert response.json()["records"] == [{"recordName": list_name, "recordType": "Lists", "deleted": True, "zoneID": {"zoneName": "_defaultZone", "ownerRecordName": "__defaultOwner__"}}]
     found = post(client, server, "records/lookup", {"records": [{"recordName": name} for name in items]}).json()["records"]
     assert [r["serverErrorCode"] for r in found] == ["NOT_FOUND"] * 3
 

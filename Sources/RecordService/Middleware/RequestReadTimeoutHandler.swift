@@ -129,8 +129,19 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
         }
         expired = true
         if reading != nil { context.fireErrorCaught(Expired()) }
-        context.close(promise: nil)
+        closeLingering(context)
     }
+
+    /// Closes the way out first and the connection a moment later, discarding what the client
+    /// still sends meanwhile: closing at once with bytes of its unread would reset the connection,
+    /// and a reset can destroy the 408 before the client reads it.
+    private func closeLingering(_ context: ChannelHandlerContext) {
+        context.close(mode: .output, promise: nil)
+        context.eventLoop.assumeIsolated().scheduleTask(in: Self.lingering) { context.close(promise: nil) }
+    }
+
+    /// How long a connection is kept, reading and discarding, after its 408.
+    private static let lingering = TimeAmount.seconds(2)
 }
 
 @available(*, unavailable)
