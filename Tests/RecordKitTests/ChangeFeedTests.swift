@@ -200,4 +200,66 @@ import Testing
         #expect(try db.pruneChanges(olderThan: Date().addingTimeInterval(3600)) == 1)
         #expect(try db.changes().map { "\($0.kind.rawValue) \($0.recordName)" } == ["saved L1", "deleted L2"])
     }
+
+    @Test func aTokenOfAnotherDatabaseOrZoneIsRefusedAsExpiredAndItsOwnTextServes() throws {
+        let db = try RecordDatabase.inMemory(bootstrap: try Schema.shopping)
+        for name in ["L1", "L2", "L3"] { try db.save(Shopping.list(name, name)) }
+        let other = try RecordDatabase.inMemory(bootstrap: try Schema.shopping)
+        try other.save(Shopping.list("O1", "Other"))
+        let work = try db.zone(try db.createZone("Work").name).database
+        try work.save(Shopping.list("W1", "Work"))
+        for (foreign, from) in [
+            (try other.changePage(ChangeFeedRequest(after: nil, limit: 10)).next, "another database"),
+            (try work.changePage(ChangeFeedRequest(after: nil, limit: 10)).next, "a custom zone"),
+        ] {
+            // Its position exists in this log too: read there, it would skip L1 silently.
+            #expect(foreign.sequence < (try db.read { try $0.changeLogEnd() }).sequence, "\(from)")
+            #expect("\(from)") { try db.changePage(ChangeFeedRequest(after: try ChangeToken(text: foreign.text), limit: 10)) } throws: {
+                ($0 as? RecordError)?.reason == .changeTokenExpired && ($0 as? RecordError)?.remedy == .fetchChangesFromStart
+            }
+        }
+        let own = try db.changePage(ChangeFeedRequest(after: nil, limit: 1)).next
+        #expect(own.log != nil)
+        #expect(try ChangeToken(text: own.text) == own)
+        #expect(try db.changePage(ChangeFeedRequest(after: ChangeToken(text: own.text), limit: 10)).entries.map(\.recordName) == ["L2", "L3"])
+    }
+
+    @Test func pruningEveryZoneRaisesTheFloorOfTheDefaultAndEachCustomZone() throws {
+        let db = try RecordDatabase.inMemory(bootstrap: try Schema.shopping)
+        try db.save(Shopping.list("D1", "Default"))
+        let work = try db.zone(try db.createZone("Work").name).database
+        try work.save(Shopping.list("W1", "Groceries"))
+        let old = try work.changePage(ChangeFeedRequest(after: nil, limit: 10)).next
+        try work.delete(recordName: "W1")
+        try work.save(Shopping.list("W2", "Tools"))
+        #expect(try db.pruneChangesInEveryZone(olderThan: Date().addingTimeInterval(-3600)) == 0)
+        #expect(try db.pruneChangesInEveryZone(olderThan: Date().addingTimeInterval(3600)) == 2)
+        #expect(try work.changeLogFloor() == 3)
+        #expect(try db.changeLogFloor() == 1)
+        #expect { try work.changePage(ChangeFeedRequest(after: old, limit: 10)) } throws: { ($0 as? RecordError)?.reason == .changeTokenExpired }
+        var rebuilt = Replica()
+        try rebuilt.sync(from: work, limit: 1)
+        #expect(rebuilt.records.keys.sorted() == ["W2"])
+    }
+
+    @Test func aFetchFromTheStartAfterPruningPagesThroughWhatStaysBelowTheFloor() throws {
+        let db = try RecordDatabase.inMemory(bootstrap: try Schema.shopping)
+        for number in 0..<10 { try db.save(Shopping.list("L\(number)", "List \(number)")) }
+        try db.delete(recordName: "L3")
+        try db.pruneChanges(through: .max)
+        var replica = Replica()
+        #expect(try replica.sync(from: db, limit: 2) == 5)
+        #expect(replica.records == (try Self.contents(of: db)))
+
+        // One that began before the floor moved again cannot go on: L0's deletion was pruned.
+        let first = try db.changePage(ChangeFeedRequest(after: nil, limit: 2))
+        #expect(first.entries.map(\.recordName) == ["L0", "L1"] && first.next.floor != nil)
+        #expect(try db.changePage(ChangeFeedRequest(after: ChangeToken(text: first.next.text), limit: 2)).entries.map(\.recordName) == ["L2", "L4"])
+        try db.delete(recordName: "L0")
+        try db.save(Shopping.list("L10", "List 10"))
+        try db.pruneChanges(through: .max)
+        #expect { try db.changePage(ChangeFeedRequest(after: first.next, limit: 2)) } throws: {
+            ($0 as? RecordError)?.reason == .changeTokenExpired
+        }
+    }
 }

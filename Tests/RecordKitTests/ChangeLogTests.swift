@@ -91,4 +91,24 @@ import Testing
         #expect(log.map(\.sequence) == [1, 41, 42])
         #expect(try file.fetchStrings("SELECT sql FROM sqlite_schema WHERE name = '_changes'").allSatisfy { !$0.contains("AUTOINCREMENT") })
     }
+
+    /// Version 5 had no log identity; opening such a file gives it one, which its new tokens
+    /// carry, and the tokens it issued before (without one) still serve.
+    @Test func aDatabaseFromBeforeLogIdentitiesGetsOneAndItsOldTokensStillServe() throws {
+        let file = TemporaryDatabase()
+        try file.open().save(Shopping.list("L1", "Groceries"))
+        let identity = try file.fetchStrings("SELECT value FROM _meta WHERE key = 'changeLogIdentity'")
+        #expect(identity.count == 1 && identity[0].count == 16)
+        try file.executeSQL(
+            """
+            DELETE FROM _meta WHERE key = 'changeLogIdentity';
+            DELETE FROM grdb_migrations WHERE identifier LIKE 'v6%';
+            """)
+        let reopened = try file.open()
+        try reopened.save(Shopping.list("L2", "Tools"))
+        let renewed = try file.fetchStrings("SELECT value FROM _meta WHERE key = 'changeLogIdentity'")
+        #expect(renewed.count == 1 && renewed != identity)
+        #expect(try reopened.changePage(ChangeFeedRequest(after: nil, limit: 10)).next.log == renewed.first)
+        #expect(try reopened.changePage(ChangeFeedRequest(after: ChangeToken(sequence: 1), limit: 10)).entries.map(\.recordName) == ["L2"])
+    }
 }

@@ -2,24 +2,43 @@ import Foundation
 
 /// A position in the change feed, handed to clients as opaque text (CloudKit's `syncToken`).
 ///
-/// A token names the last log entry its holder has seen. The text is versioned so that another
-/// encoding can come later; text this engine did not issue is refused, never guessed at.
+/// A token names the last log entry its holder has seen, in the log that issued it: each
+/// database file, and each custom zone's file, has a log of its own with its own identity
+/// (``log``), and a token of another log is refused rather than read at positions that mean
+/// nothing here. The text is versioned so that another encoding can come later; text this
+/// engine did not issue is refused, never guessed at.
 public struct ChangeToken: Sendable, Hashable, CustomStringConvertible {
     /// The sequence number of the last change the holder has seen; 0 before any.
     public var sequence: Int64
     /// The id of the zone whose feed it is (``RecordZone/id``); 0 for the default zone.
     public var zone: Int64
+    /// The identity of the change log that issued it (16 lowercase hexadecimal digits); `nil`
+    /// for a token made without one, which any log reads at its position.
+    public var log: String?
+    /// The log's floor when the token was issued, for a token below it: a fetch from the start
+    /// pages through what pruning kept under the floor, and may go on from there as long as
+    /// the floor has not moved (nothing was pruned since). `nil` for a token at or above it.
+    public var floor: Int64?
 
-    public init(sequence: Int64, zone: Int64 = 0) {
+    public init(sequence: Int64, zone: Int64 = 0, log: String? = nil, floor: Int64? = nil) {
         self.sequence = sequence
         self.zone = zone
+        self.log = log
+        self.floor = floor
     }
 
     private static let prefix = "shop-changes.1."
 
     /// The opaque text of the token: base64url, no padding.
     public var text: String {
-        let body = zone == 0 ? String(sequence) : "\(sequence).\(zone)"
+        var body = String(sequence)
+        if let floor {
+            body += ".\(zone).\(log ?? "").\(floor)"
+        } else if let log {
+            body += ".\(zone).\(log)"
+        } else if zone != 0 {
+            body += ".\(zone)"
+        }
         return Data((Self.prefix + body).utf8).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
@@ -32,12 +51,14 @@ public struct ChangeToken: Sendable, Hashable, CustomStringConvertible {
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         let parts =
-            text.count <= 80
+            text.count <= 160
             ? Data(base64Encoded: base64).flatMap { String(data: $0, encoding: .utf8) }.flatMap { decoded in
                 decoded.hasPrefix(Self.prefix) ? decoded.dropFirst(Self.prefix.count).split(separator: ".", omittingEmptySubsequences: false) : nil
             } : nil
-        guard let parts, (1...2).contains(parts.count), let sequence = Int64(parts[0]), sequence >= 0,
-            let zone = parts.count == 2 ? Int64(parts[1]) : 0, zone >= 0
+        guard let parts, (1...4).contains(parts.count), let sequence = Int64(parts[0]), sequence >= 0,
+            let zone = parts.count >= 2 ? Int64(parts[1]) : 0, zone >= 0,
+            parts.count < 3 || Self.isIdentity(parts[2]) || (parts.count == 4 && parts[2].isEmpty),
+            let floor = parts.count == 4 ? Int64(parts[3]) : 0, floor > sequence || parts.count < 4
         else {
             throw RecordError(
                 .invalidArguments,
@@ -46,6 +67,13 @@ public struct ChangeToken: Sendable, Hashable, CustomStringConvertible {
         }
         self.sequence = sequence
         self.zone = zone
+        self.log = parts.count >= 3 && !parts[2].isEmpty ? String(parts[2]) : nil
+        self.floor = parts.count == 4 ? floor : nil
+    }
+
+    /// Whether `text` is a log identity: 16 lowercase hexadecimal digits.
+    private static func isIdentity(_ text: Substring) -> Bool {
+        text.utf8.count == 16 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 }
 

@@ -34,6 +34,14 @@ struct ChangesPlan: Sendable {
         let token = try QueryPlan.translate(field, path: path) { () throws(RecordError) in
             try arguments.string(GraphQLNames.sinceArgument).map { text throws(RecordError) in try ChangeToken(text: text) }
         }
+        // The query language reads the default zone's feed; a custom zone's token names
+        // positions of another log.
+        if let token, token.zone != 0 {
+            throw GraphQLFailure(
+                .invalidArguments,
+                "the token passed as since belongs to a custom zone's change feed; pass the syncToken of an earlier changes page, or none to start over",
+                at: [field.node], path: path, stage: .execution)
+        }
         let limit = arguments.int(GraphQLNames.limitArgument) ?? GraphQLNames.defaultChangesLimit
         guard limit >= 1 else {
             throw GraphQLFailure(.invalidArguments, "changes needs a limit of at least 1, not \(limit)", at: [field.node], path: path)

@@ -20,19 +20,24 @@ extension CloudKitController {
         if let token = changes.feed.after, token.zone != zoneID {
             throw CloudKitError(.badRequest, "the syncToken belongs to another zone; send the syncToken of this zone's last answer, or none to start over")
         }
-        // Read as the caller: the engine leaves out records the grants do not let it read.
-        let (page, schema) = try await CloudKitStore(database: zone.database, access: access).read { transaction in
-            (try transaction.changePage(changes.feed), transaction.schema)
-        }
-        let next = ChangeToken(sequence: page.next.sequence, zone: zoneID)
-        let records = page.entries.map { entry -> JSONValue in
-            switch entry {
-            case .saved(let record, _):
-                return CloudKitRecord.encode(record, type: schema.recordType(named: record.recordType), desiredKeys: changes.desiredKeys, assetURL: assetURL)
-            case .deleted(let recordName, let recordType):
-                return CloudKitRecord.deleted(recordName: recordName, recordType: recordType)
+        // Read as the caller: the engine leaves out records the grants do not let it read. Each
+        // saved record is encoded in the same snapshot, with its authors, as records/lookup does.
+        let (page, records) = try await CloudKitStore(database: zone.database, access: access).read { transaction in
+            let page = try transaction.changePage(changes.feed)
+            let records = try page.entries.map { entry -> JSONValue in
+                switch entry {
+                case .saved(let record, _):
+                    return CloudKitRecord.encode(
+                        record, type: transaction.schema.recordType(named: record.recordType), desiredKeys: changes.desiredKeys,
+                        authors: try transaction.authors(of: record.recordName), assetURL: assetURL)
+                case .deleted(let recordName, let recordType):
+                    return CloudKitRecord.deleted(recordName: recordName, recordType: recordType)
+                }
             }
+            return (page, records)
         }
+        var next = page.next
+        next.zone = zoneID
         return Self.json(
             .object([
                 "zoneID": CloudKitZone.zoneID(zone.zone.name), "records": .array(CloudKitZone.stamped(records, zone: zone.zone.name)),

@@ -54,6 +54,17 @@ public final class DatabaseRegistry: Sendable {
         }
     }
 
+    /// The databases open now (or being opened), public and private alike; one that fails to
+    /// open is left out.
+    public func openDatabases() async -> [ServiceDatabase] {
+        let tasks = opened.withLock { Array($0.values) }
+        var databases: [ServiceDatabase] = []
+        for task in tasks {
+            if let database = try? await task.value { databases.append(database) }
+        }
+        return databases
+    }
+
     /// Opens the databases the service always serves, so that a broken file is found at start.
     public func openDefaults() async throws(RecordError) {
         for environment in ServiceEnvironment.allCases {

@@ -3,10 +3,11 @@ import Logging
 import RecordKit
 import ServiceLifecycle
 
-/// Keeps the change log of every open public database bounded: prunes what was logged before
-/// the retention window (tombstones and superseded saves; see ``RecordDatabase/pruneChanges(olderThan:)``),
-/// at start and then every tenth of the window (at most hourly). A sync token older than the
-/// window may then get `CHANGE_TOKEN_EXPIRED`.
+/// Keeps the change logs bounded: prunes what was logged before the retention window
+/// (tombstones and superseded saves; see ``RecordDatabase/pruneChanges(olderThan:)``) in every
+/// open database — the public ones, the users' private ones open at the time — and each of
+/// their custom zones, at start and then every tenth of the window (at most hourly, at least
+/// every second). A sync token older than the window may then get `CHANGE_TOKEN_EXPIRED`.
 struct ChangeLogRetention: Service {
     let state: ServiceState
     let logger: Logger
@@ -25,13 +26,13 @@ struct ChangeLogRetention: Service {
 
     /// Prunes the entries logged before `cutoff`.
     func prune(olderThan cutoff: Date) async {
-        for environment in ServiceEnvironment.allCases {
+        for opened in await state.databases.openDatabases() {
             do {
-                let database = try await state.databases.database(DatabaseAddress(environment: environment, scope: .public)).database
-                let removed = try await BlockingWork.run { () throws(RecordError) in try database.pruneChanges(olderThan: cutoff) }
-                if removed > 0 { logger.info("pruned the change log", metadata: ["count": "\(removed)", "database": "\(environment.rawValue)/public"]) }
+                let database = opened.database
+                let removed = try await BlockingWork.run { () throws(RecordError) in try database.pruneChangesInEveryZone(olderThan: cutoff) }
+                if removed > 0 { logger.info("pruned the change log", metadata: ["count": "\(removed)", "database": "\(opened.address)"]) }
             } catch {
-                logger.error("could not prune the change log", metadata: ["error": "\(error)"])
+                logger.error("could not prune the change log", metadata: ["error": "\(error)", "database": "\(opened.address)"])
             }
         }
     }

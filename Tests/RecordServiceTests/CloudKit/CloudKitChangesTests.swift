@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import Logging
 import RecordKit
 import TestSupport
 import Testing
@@ -256,6 +257,88 @@ import Testing
             let changed = try CloudKitRouteTests.json(
                 try await client.send(.post, Self.database + "zones/changes", token: token, json: #"{"syncToken": "\#(syncToken)"}"#))
             #expect(changed["zones"]?.arrayValue?.count == 1)
+        }
+    }
+
+    static let privateDatabase = "/database/1/iCloud.shop/development/private/"
+    static let work = #"{"zoneName": "Work"}"#
+
+    /// The `syncToken` of the `records/changes` page `body` asks for in `database`.
+    static func syncToken(_ client: some TestClientProtocol, _ database: String, token: String, _ body: String) async throws -> String {
+        let page = try CloudKitRouteTests.json(try await client.send(.post, database + "records/changes", token: token, json: body))
+        guard case .string(let syncToken)? = page["syncToken"] else { throw RecordError(.internalError, "no syncToken in \(page.serialized)") }
+        return syncToken
+    }
+
+    @Test func aChangedRecordIsWhatLookupReturnsForItAuthorsIncluded() async throws {
+        let fixture = try ServiceFixture()
+        let ann = try fixture.token(for: .user("ann"), label: "ann")
+        try await fixture.test { client in
+            try await client.send(.post, Self.privateDatabase + "records/modify", token: ann, json: CloudKitRouteTests.seed)
+            let changes = try CloudKitRouteTests.json(try await client.send(.post, Self.privateDatabase + "records/changes", token: ann, json: "{}"))
+            let lookup = try CloudKitRouteTests.json(
+                try await client.send(
+                    .post, Self.privateDatabase + "records/lookup", token: ann,
+                    json: #"{"records": [{"recordName": "L1"}, {"recordName": "I1"}, {"recordName": "I2"}]}"#))
+            let changed = changes["records"]?.arrayValue ?? []
+            #expect(changed.count == 3)
+            for record in lookup["records"]?.arrayValue ?? [] {
+                #expect(record["created"]?["userRecordName"] != nil)
+                #expect(changed.contains(record), "\(record.serialized) is not in \(changes.serialized)")
+            }
+        }
+    }
+
+    @Test func theRetentionPrunesPrivateDatabasesAndTheirCustomZones() async throws {
+        let fixture = try ServiceFixture()
+        let ann = try fixture.token(for: .user("ann"), label: "ann")
+        try await fixture.test { client in
+            try await client.send(
+                .post, Self.privateDatabase + "zones/modify", token: ann,
+                json: #"{"operations": [{"operationType": "create", "zone": {"zoneID": \#(Self.work)}}]}"#)
+            var old: [String: String] = [:]
+            for zone in [#"{"zoneName": "_defaultZone"}"#, Self.work] {
+                let modify = Self.privateDatabase + "records/modify"
+                try await client.send(
+                    .post, modify, token: ann,
+                    json: #"{"zoneID": \#(zone), "operations": [\#(CloudKitRouteTests.create("Lists", "L1", #"{"name": {"value": "Groceries"}}"#))]}"#)
+                old[zone] = try await Self.syncToken(client, Self.privateDatabase, token: ann, #"{"zoneID": \#(zone)}"#)
+                try await client.send(
+                    .post, modify, token: ann, json: #"{"zoneID": \#(zone), "operations": [{"operationType": "forceDelete", "record": {"recordName": "L1"}}]}"#)
+                try await client.send(
+                    .post, modify, token: ann,
+                    json: #"{"zoneID": \#(zone), "operations": [\#(CloudKitRouteTests.create("Lists", "L2", #"{"name": {"value": "Tools"}}"#))]}"#)
+            }
+            await ChangeLogRetention(state: fixture.state, logger: Logger(label: "test")).prune(olderThan: Date().addingTimeInterval(3600))
+            for (zone, token) in old {
+                let expired = try await client.send(
+                    .post, Self.privateDatabase + "records/changes", token: ann, json: #"{"zoneID": \#(zone), "syncToken": "\#(token)"}"#)
+                try CloudKitRouteTests.expectError(expired, .gone, "CHANGE_TOKEN_EXPIRED")
+            }
+        }
+    }
+
+    @Test func aTokenOfAnotherDatabaseExpiresAndGraphQLRefusesACustomZonesToken() async throws {
+        let fixture = try ServiceFixture()
+        let ann = try fixture.token(for: .user("ann"), label: "ann")
+        try await fixture.test { client in
+            try await client.send(.post, Self.database + "records/modify", token: ann, json: CloudKitRouteTests.seed)
+            try await client.send(
+                .post, Self.privateDatabase + "records/modify", token: ann,
+                json: CloudKitRouteTests.modify(CloudKitRouteTests.create("Lists", "P1", #"{"name": {"value": "Mine"}}"#)))
+            // The private feed's token names a position the public log has too.
+            let privateToken = try await Self.syncToken(client, Self.privateDatabase, token: ann, "{}")
+            let crossed = try await client.send(.post, Self.database + "records/changes", token: ann, json: #"{"syncToken": "\#(privateToken)"}"#)
+            try CloudKitRouteTests.expectError(crossed, .gone, "CHANGE_TOKEN_EXPIRED")
+
+            try await client.send(
+                .post, Self.privateDatabase + "zones/modify", token: ann,
+                json: #"{"operations": [{"operationType": "create", "zone": {"zoneID": \#(Self.work)}}]}"#)
+            let workToken = try await Self.syncToken(client, Self.privateDatabase, token: ann, #"{"zoneID": \#(Self.work)}"#)
+            let graphQL = try await client.send(
+                .post, Self.privateDatabase + "graphql", token: ann, json: #"{"query": "{ changes(since: \"\#(workToken)\") { syncToken } }"}"#)
+            #expect(graphQL.text.contains(#""code":"invalidArguments""#) && graphQL.text.contains("custom zone"), "\(graphQL.text)")
+            #expect(graphQL.text.contains(#""data":null"#), "\(graphQL.text)")
         }
     }
 }

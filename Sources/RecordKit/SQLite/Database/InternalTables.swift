@@ -2,7 +2,8 @@ internal import GRDB
 
 /// The engine's own tables, created and versioned with GRDB's migrator.
 ///
-/// - `_meta`: the current schema (JSON) under key `schema`;
+/// - `_meta`: the current schema (JSON) under key `schema`, the change log's floor and identity
+///   (``RecordTransaction/changeLogFloor()``, ``RecordTransaction/changeLogIdentity()``);
 /// - `_schemaHistory`: every applied schema change with its time and resulting version;
 /// - `_changes`: the change log, written in the same transaction as each change (``ChangeLog``);
 /// - `_transactions`: stored results of batches sent with a transaction ID;
@@ -55,8 +56,9 @@ enum InternalTables {
         }
         migrator.registerMigration("v3: change log without AUTOINCREMENT") { db in
             // AUTOINCREMENT wrote sqlite_sequence in every transaction: a third page per
-            // single-record update. The log is append-only (never pruned), so INTEGER PRIMARY
-            // KEY alone gives the same increasing sequence: the next seq is max(seq) + 1.
+            // single-record update. Pruning never removes the log's last entry (see
+            // ChangeLogFloor), so INTEGER PRIMARY KEY alone gives the same increasing sequence:
+            // the next seq is max(seq) + 1.
             try db.execute(
                 sql: """
                     CREATE TABLE _changes_v3 (
@@ -75,6 +77,7 @@ enum InternalTables {
         }
         migrator.registerMigration("v4: record authors", migrate: RecordAuthors.migrate)
         migrator.registerMigration("v5: record zones", migrate: ZoneRegistry.createTable)
+        migrator.registerMigration("v6: change log identity", migrate: RecordTransaction.createChangeLogIdentity)
         return migrator
     }()
 

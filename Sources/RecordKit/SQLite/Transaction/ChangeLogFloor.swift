@@ -5,13 +5,16 @@ internal import GRDB
 /// Pruning keeps the log bounded: below the floor it removes tombstones and every save that a
 /// later change of the same record superseded, so what stays there is the last save of each
 /// record that still exists. A fetch from the start still finds every record; a token below the
-/// floor cannot be served (the deletions after it are gone) and is refused as expired.
+/// floor cannot be served (the deletions after it are gone) and is refused as expired — unless
+/// a fetch from the start issued it under the same floor: then it has seen what pruning kept
+/// below its position, and nothing was pruned since (see ``ChangeToken/floor``).
 ///
 /// The floor is kept in `_meta` under `changeLogFloor`, in the transaction that prunes. The
 /// log's last entry is never pruned, so the next sequence number (the largest plus one, see
 /// ``ChangeLog``) can never fall back to one a token already named.
 extension RecordTransaction {
-    /// The floor: tokens below it are expired; 0 while nothing was pruned.
+    /// The floor: tokens below it have expired (but those issued under it); 0 while nothing was
+    /// pruned.
     func changeLogFloor() throws -> Int64 {
         try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM _meta WHERE key = 'changeLogFloor'")).flatMap { Int64($0) } ?? 0
     }
@@ -44,16 +47,23 @@ extension RecordTransaction {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(seq) FROM _changes WHERE at <= ?"), arguments: [milliseconds]) ?? 0
     }
 
-    /// `changeTokenExpired` unless `token` is one the log can serve: at or above the floor and
-    /// not past the last entry (a token of another database, or of this one before a restore).
+    /// `changeTokenExpired` unless `token` is one the log can serve: issued by this log (see
+    /// ``changeLogIdentity()``), not past the last entry (a token of this database before a
+    /// restore), and at or above the floor — or below it in a fetch from the start that began
+    /// under the same floor (``ChangeToken/floor``): what pruning kept there has not changed.
     func checkServable(_ token: ChangeToken) throws {
         let floor = try changeLogFloor()
         let last = try lastChangeSequence()
-        guard token.sequence < floor || token.sequence > last else { return }
+        let identity = try changeLogIdentity()
+        let foreign = token.log != nil && identity != nil && token.log != identity
+        let pruned = token.sequence < floor && token.floor != floor
+        guard foreign || pruned || token.sequence > last else { return }
         let why =
-            token.sequence < floor
-            ? "the changes after it were pruned from the change log (it keeps them after position \(floor))"
-            : "it names a position this database's change log never reached"
+            foreign
+            ? "it was issued by the change log of another database or zone (or of a zone deleted since)"
+            : token.sequence < floor
+                ? "the changes after it were pruned from the change log (it keeps them after position \(floor))"
+                : "it names a position this database's change log never reached"
         throw RecordError(
             .invalidArguments, "the change token \(token.text) has expired: \(why)",
             reason: .changeTokenExpired, remedy: .fetchChangesFromStart

@@ -45,12 +45,12 @@ extension RecordTransaction {
             entries.append(entry)
         }
         let next: Int64 = moreComing ? window.last?["seq"] ?? after : max(window.last?["seq"] ?? after, try lastChangeSequence())
-        return ChangePage(entries: entries, next: ChangeToken(sequence: next), moreComing: moreComing)
+        return ChangePage(entries: entries, next: try changeToken(at: next), moreComing: moreComing)
     }
 
     /// The token of the end of the change log: past every change made so far.
     public func changeLogEnd() throws -> ChangeToken {
-        ChangeToken(sequence: try lastChangeSequence())
+        try changeToken(at: try lastChangeSequence())
     }
 
     /// The state now of `recordName`, last logged as a `recordType` record; `nil` when it exists

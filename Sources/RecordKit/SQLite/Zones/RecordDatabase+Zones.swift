@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 internal import GRDB
 import Synchronization
 
@@ -57,6 +57,18 @@ extension RecordDatabase {
         if name == RecordZone.defaultName { return ZoneDatabase(zone: .defaultZone, database: self) }
         guard let zone = try zone(named: name) else { throw RecordZone.notFound(name) }
         return ZoneDatabase(zone: zone, database: try database(of: zone))
+    }
+
+    /// Prunes the change log of the default zone and of every custom zone of entries logged
+    /// before `cutoff` (``pruneChanges(olderThan:)``, one write transaction per zone); returns
+    /// the number of entries removed.
+    @discardableResult
+    public func pruneChangesInEveryZone(olderThan cutoff: Date) throws(RecordError) -> Int {
+        var removed = try pruneChanges(olderThan: cutoff)
+        for zone in try performRead({ try ZoneRegistry.zones($0.db) }) {
+            removed += try database(of: zone).pruneChanges(olderThan: cutoff)
+        }
+        return removed
     }
 
     /// The open database of `zone`, opened (or created) when it is not, at this database's schema.
