@@ -20,6 +20,10 @@ final class ServiceBench {
     static let writeConnections = 8
     /// Creates per GraphQL mutation.
     static let mutationBatch = 500
+    /// The change feed's budget: records per second paged out through `records/changes` (each
+    /// record encoded as CloudKit's JSON and decoded by the client) at least this share of the
+    /// engine naming them in process.
+    static let feedBudget = 0.25
     /// Starts timed per server for the start-to-first-answer row (the median is shown).
     static let starts = 3
 
@@ -94,6 +98,11 @@ final class ServiceBench {
         let itemsBefore = try RecordDatabase(path: shop.databasePath, bootstrap: try ShoppingLists.schema).count(matching: Query("Items"))
         let written = try writes.map { try load($0, on: shop, connections: Self.writeConnections) }
         let (modify, aliased, listForm) = (written[0], written[1], written[2])
+        let feed = try await ChangeFeedPaging.service(shop, duration: Double(loadSeconds))
+        log(
+            String(
+                format: "shop serve records/changes, %d a page: %.0f records/s over %d pages", ChangeFeedPaging.pageSize, feed.recordsPerSecond,
+                feed.pageSeconds.count))
         var memory: [String: Double] = [:]
         for target in targets { memory[target.name] = try target.server.unwrapped("\(target.name)'s process").memory().peak }
         for target in targets { target.stop() }
@@ -119,6 +128,14 @@ final class ServiceBench {
                     engine: .init(engineRate), budget: .timesEngine(0.5)
                 ))
         }
+        let engineFeed = try ChangeFeedPaging.engine(path: shop.databasePath, duration: Double(loadSeconds))
+        log(String(format: "engine changePage in process, %d a page: %.0f records/s", ChangeFeedPaging.pageSize, engineFeed.recordsPerSecond))
+        results.append(
+            ServiceResult(
+                workload: "records/changes paged out from no token, resultsLimit \(ChangeFeedPaging.pageSize), one page after another",
+                unit: .recordsPerSecond, shop: .init(feed.recordsPerSecond, p50: feed.percentiles.p50, p99: feed.percentiles.p99),
+                engine: .init(engineFeed.recordsPerSecond), engineWork: "changePage", budget: .timesEngine(Self.feedBudget)
+            ))
         results.append(
             ServiceResult(
                 workload: "resident memory under the load above (peak, VmHWM)", unit: .megabytes, shop: .init(memory[shop.name] ?? .nan),

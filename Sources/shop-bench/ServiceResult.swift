@@ -8,8 +8,11 @@ struct ServiceResult: Encodable {
     var shop: Figure
     var pocketBase: Figure?
     var datasette: Figure?
-    /// The engine doing the same writes in process (`modify`), for the write rows.
+    /// The engine doing the same work in process (`modify` for the write rows, `changePage`
+    /// for the change feed's), beside the service.
     var engine: Figure?
+    /// The engine's call that figure times, as the budget names it.
+    var engineWork = "modify"
     var budget: Budget
 
     /// What the figures count.
@@ -71,7 +74,7 @@ struct ServiceResult: Encodable {
     var budgetText: String {
         switch budget {
         case .timesPocketBase(let factor): "≥ \(factor.formatted())x PocketBase"
-        case .timesEngine(let factor): "≥ \(factor.formatted())x in-process modify"
+        case .timesEngine(let factor): "≥ \(factor.formatted())x in-process \(engineWork)"
         case .below(let limit): "< \(format(limit, percentiles: false))"
         }
     }

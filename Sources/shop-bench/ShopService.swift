@@ -156,6 +156,12 @@ final class ShopService: LoadTarget {
         }
     }
 
+    /// A POST of `body` to `endpoint` of the public database (`records/changes`), requiring a
+    /// 2xx answer.
+    func send(path endpoint: String, body: String) async throws -> LoopbackHTTP.Response {
+        try await LoopbackHTTP.expectOK("POST", try baseURL.withPath(databasePath(endpoint)), headers: headers, body: body)
+    }
+
     /// One request of `request`'s kind for `list`, requiring a 2xx answer.
     func send(_ request: Wrk.Request, list: String, seq: String = "0") async throws -> LoopbackHTTP.Response {
         let body = request.body?.replacingOccurrences(of: "{list}", with: list).replacingOccurrences(of: "{seq}", with: seq)

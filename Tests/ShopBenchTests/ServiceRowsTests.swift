@@ -33,7 +33,7 @@ import Testing
         #expect(report.machine.hasPrefix("machine: "))
         #expect(report.verdictsAreIndicative)
         let workloads = report.results.map(\.workload)
-        #expect(report.results.count == 11, "rows: \(workloads)")
+        #expect(report.results.count == 12, "rows: \(workloads)")
         for row in report.results {
             let label = Comment(rawValue: row.workload)
             #expect(row.shop.value.isFinite && row.shop.value > 0, label)
@@ -59,6 +59,7 @@ import Testing
         #expect(workloads.contains { $0.hasPrefix("records/modify with 200 creates") })
         #expect(workloads.contains { $0.contains("500 aliased createItems") })
         #expect(workloads.contains { $0.contains("createManyItems") })
+        #expect(workloads.contains { $0.hasPrefix("records/changes paged out") })
         #expect(workloads.contains { $0.hasPrefix("start to first answered request") })
     }
 }

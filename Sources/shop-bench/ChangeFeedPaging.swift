@@ -1,0 +1,81 @@
+import Foundation
+import RecordKit
+import ShopCLI
+
+/// The change-feed row: a client paging `records/changes` of the public database out from no
+/// token, one page after another (each page's `syncToken` asks for the next, so a feed is read
+/// by one connection), beside the engine's own `changePage` in process over the same database.
+enum ChangeFeedPaging {
+    /// Records per page (`resultsLimit`).
+    static let pageSize = 200
+
+    /// What one paging run read: records, pages and the seconds each page took.
+    struct Run {
+        var records = 0
+        var pageSeconds: [Double] = []
+        var seconds = 0.0
+
+        var recordsPerSecond: Double { seconds > 0 ? Double(records) / seconds : 0 }
+
+        /// Median and 99th percentile of the pages' latencies.
+        var percentiles: (p50: Double, p99: Double) {
+            let sorted = pageSeconds.sorted()
+            guard !sorted.isEmpty else { return (0, 0) }
+            return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))])
+        }
+    }
+
+    /// A `records/changes` answer, read as a client reads it: every record decoded (its name
+    /// at least), the token and whether more are coming.
+    private struct Page: Decodable {
+        struct Record: Decodable {
+            var recordName: String
+            var recordType: String
+        }
+        var records: [Record]
+        var syncToken: String
+        var moreComing: Bool
+    }
+
+    /// Pages `records/changes` of `service`'s public database from no token for about
+    /// `duration` seconds (or until the feed ends), requiring every page but the last to hold
+    /// records.
+    static func service(_ service: ShopService, duration: Double) async throws -> Run {
+        var run = Run()
+        var token: String?
+        let started = ContinuousClock.now
+        repeat {
+            let pageStarted = ContinuousClock.now
+            let tokenMember = token.map { ",\"syncToken\":\"\($0)\"" } ?? ""
+            let response = try await service.send(
+                path: "records/changes", body: "{\"zoneID\":{\"zoneName\":\"_defaultZone\"},\"resultsLimit\":\(pageSize)\(tokenMember)}")
+            let page = try JSONDecoder().decode(Page.self, from: response.body)
+            run.pageSeconds.append(seconds(since: pageStarted))
+            try verify(!page.records.isEmpty || !page.moreComing, "records/changes answers records while more are coming")
+            run.records += page.records.count
+            token = page.syncToken
+            if !page.moreComing { break }
+        } while seconds(since: started) < duration
+        run.seconds = seconds(since: started)
+        return run
+    }
+
+    /// The same paging with the engine's own `changePage`, in process, on the database at `path`
+    /// (the service stopped): the records it names per second.
+    static func engine(path: String, duration: Double) throws -> Run {
+        let database = try RecordDatabase(path: path, bootstrap: try ShoppingLists.schema)
+        var run = Run()
+        var token: ChangeToken?
+        let started = ContinuousClock.now
+        repeat {
+            let pageStarted = ContinuousClock.now
+            let page = try database.changePage(ChangeFeedRequest(after: token, limit: pageSize))
+            run.pageSeconds.append(seconds(since: pageStarted))
+            run.records += page.entries.count
+            token = page.next
+            if !page.moreComing { break }
+        } while seconds(since: started) < duration
+        run.seconds = seconds(since: started)
+        return run
+    }
+}
