@@ -1,37 +1,30 @@
 import Foundation
 import Logging
 import RecordKit
-import ServiceLifecycle
 
-/// Keeps the change log of every open public database bounded: prunes what was logged before
-/// the retention window (tombstones and superseded saves; see ``RecordDatabase/pruneChanges(olderThan:)``),
-/// at start and then every tenth of the window (at most hourly). A sync token older than the
-/// window may then get `CHANGE_TOKEN_EXPIRED`.
-struct ChangeLogRetention: Service {
+/// Keeps the change log of every open database bounded: prunes what was logged before the
+/// retention window (tombstones and superseded saves; see ``RecordDatabase/pruneChanges(olderThan:)``),
+/// at start and then every tenth of the window (at most hourly, at least a second apart). A sync
+/// token older than the window may then get `CHANGE_TOKEN_EXPIRED`.
+struct ChangeLogRetention: Chore {
     let state: ServiceState
     let logger: Logger
 
-    func run() async throws {
-        let retention = state.configuration.changeRetention
-        let interval = max(min(retention / 10, .seconds(3600)), .seconds(1))
-        // A graceful shutdown cancels the wait for the next round.
-        try? await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                await prune(olderThan: Date().addingTimeInterval(-Double(retention.components.seconds)))
-                try await Task.sleep(for: interval)
-            }
-        }
+    var interval: Duration { max(min(state.configuration.changeRetention / 10, .seconds(3600)), .seconds(1)) }
+
+    func round() async {
+        await prune(olderThan: Date().addingTimeInterval(-Double(state.configuration.changeRetention.components.seconds)))
     }
 
     /// Prunes the entries logged before `cutoff`.
     func prune(olderThan cutoff: Date) async {
-        for environment in ServiceEnvironment.allCases {
+        for opened in await state.databases.openDatabases() {
+            let database = opened.database
             do {
-                let database = try await state.databases.database(DatabaseAddress(environment: environment, scope: .public)).database
                 let removed = try await BlockingWork.run { () throws(RecordError) in try database.pruneChanges(olderThan: cutoff) }
-                if removed > 0 { logger.info("pruned the change log", metadata: ["count": "\(removed)", "database": "\(environment.rawValue)/public"]) }
+                if removed > 0 { logger.info("pruned the change log", metadata: ["count": "\(removed)", "database": "\(opened.address)"]) }
             } catch {
-                logger.error("could not prune the change log", metadata: ["error": "\(error)"])
+                logger.error("could not prune the change log", metadata: ["error": "\(error)", "database": "\(opened.address)"])
             }
         }
     }
