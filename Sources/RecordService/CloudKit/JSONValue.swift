@@ -100,6 +100,7 @@ extension JSONValue {
     /// Compact JSON text, object keys sorted.
     var serialized: String {
         var text = ""
+        text.reserveCapacity(1024)
         write(to: &text)
         return text
     }
@@ -113,7 +114,7 @@ extension JSONValue {
         case .double(let number):
             // Always finite: JSON has no NaN or infinity to parse, and the engine stores none.
             text += String(number)
-        case .string(let string): text += JSONText.string(string)
+        case .string(let string): JSONText.append(string, to: &text)
         case .array(let elements):
             text += "["
             for (index, element) in elements.enumerated() {
@@ -123,11 +124,11 @@ extension JSONValue {
             text += "]"
         case .object(let members):
             text += "{"
-            for (index, key) in members.keys.sorted().enumerated() {
+            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 if index > 0 { text += "," }
-                text += JSONText.string(key)
+                JSONText.append(member.key, to: &text)
                 text += ":"
-                members[key]!.write(to: &text)
+                member.value.write(to: &text)
             }
             text += "}"
         }
