@@ -28,11 +28,14 @@ struct DatabaseRegistryTests {
 
     @Test func aPrivateDatabaseIdlePastTheIdleTimeIsClosedWithoutAnotherBeingOpened() async throws {
         try await Self.withRegistry(idleTime: .seconds(300)) { registry in
+            // Alice's database is last used between these two instants, however slow the machine.
+            let beforeUse = ContinuousClock.now
             _ = try await registry.database(Self.privateDatabase(of: "alice"))
+            let afterUse = ContinuousClock.now
             _ = try await registry.database(DatabaseAddress(environment: .development, scope: .public))
-            registry.closeIdle(now: .now + .seconds(200))
+            registry.closeIdle(now: beforeUse + .seconds(299))
             #expect(registry.openPrivateCount == 1)
-            registry.closeIdle(now: .now + .seconds(301))
+            registry.closeIdle(now: afterUse + .seconds(301))
             #expect(registry.openPrivateCount == 0)
             #expect(await Self.openAddresses(registry) == [DatabaseAddress(environment: .development, scope: .public)])
         }
