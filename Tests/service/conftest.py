@@ -137,14 +137,23 @@ def client(server, admin_token):
         yield session
 
 
-@pytest.fixture()
-def fresh_server():
-    """A server of its own on a new data folder, with an admin token: for tests that stop it."""
+@contextlib.contextmanager
+def own_server(*extra, stop_signal=signal.SIGTERM):
+    """A server of its own on a new data folder, started with the `extra` options and carrying an
+    admin token (`.token`); stopped with `stop_signal` afterwards (SIGTERM must exit cleanly)."""
     with tempfile.TemporaryDirectory(prefix="shop-serve-") as folder:
         token = create_token(folder, "--admin", label="admin")
-        running = Server(folder)
+        running = Server(folder, extra=["--port", "0", *extra])
         running.token = token
         try:
             yield running
         finally:
-            running.stop(signal.SIGKILL)
+            status = running.stop(stop_signal)
+            assert stop_signal != signal.SIGTERM or status == 0
+
+
+@pytest.fixture()
+def fresh_server():
+    """A server of its own on a new data folder, with an admin token: for tests that stop it."""
+    with own_server(stop_signal=signal.SIGKILL) as running:
+        yield running

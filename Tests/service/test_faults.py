@@ -7,7 +7,6 @@ import select
 import signal
 import socket
 import sqlite3
-import tempfile
 import threading
 import time
 import uuid
@@ -15,7 +14,7 @@ import uuid
 import httpx
 import pytest
 
-from conftest import Server, audit, create_token
+from conftest import Server, audit, own_server
 
 
 def raw(server, data, read=True):
@@ -107,14 +106,8 @@ def test_oversized_headers_are_a_bad_request(server):
 @pytest.fixture(scope="module")
 def impatient_server():
     """A server that waits 1 s for a request's headers, then 1 s for its body."""
-    with tempfile.TemporaryDirectory(prefix="shop-serve-") as folder:
-        token = create_token(folder, "--admin", label="admin")
-        running = Server(folder, extra=["--port", "0", "--read-timeout", "1s"])
-        running.token = token
-        try:
-            yield running
-        finally:
-            assert running.stop() == 0
+    with own_server("--read-timeout", "1s") as running:
+        yield running
 
 
 def trickle(server, request):

@@ -4,14 +4,13 @@ once (no database work runs on the event loop; each database has its own connect
 server's read timeout is 1 s: it bounds reading a request, not answering it."""
 
 import math
-import tempfile
 import threading
 import time
 
 import httpx
 import pytest
 
-from conftest import Server, create_token
+from conftest import own_server
 
 LENGTH = 1_000_000
 """Each list's name: a million 'a's and a number (the largest value is 1 MiB)."""
@@ -42,14 +41,8 @@ def needle_for(seconds, client, url):
 
 @pytest.fixture()
 def impatient_server():
-    with tempfile.TemporaryDirectory(prefix="shop-serve-") as folder:
-        token = create_token(folder, "--admin", label="admin")
-        running = Server(folder, extra=["--port", "0", "--read-timeout", "1s"])
-        running.token = token
-        try:
-            yield running
-        finally:
-            assert running.stop() == 0
+    with own_server("--read-timeout", "1s") as running:
+        yield running
 
 
 def test_a_slow_query_does_not_delay_health_or_another_database(impatient_server):

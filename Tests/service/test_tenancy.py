@@ -174,7 +174,12 @@ def attempts(url, names, types):
                     "recordType": record_type, "recordName": name, "fields": {field: {"value": "pwned"}}}}]}))
             for operation in ("delete", "forceDelete"):
                 tries.append(("POST", "records/modify", {"operations": [{"operationType": operation, "record": {"recordName": name}}]}))
+        tries.append(("POST", "records/changes", {"desiredRecordTypes": [record_type]}))
+        tries.append(("POST", "graphql", {"query": f"{{ changes(recordTypes: [\"{record_type}\"]) {{ changes {{ recordName record {{ ... on {record_type} {{ {field} }} }} }} }} }}"}))
     tries.append(("POST", "records/lookup", {"records": [{"recordName": name} for name in names]}))
+    tries.append(("POST", "records/changes", {}))
+    tries.append(("POST", "graphql", {"query": "{ changes(limit: 500) { changes { recordName recordType deleted } syncToken } }"}))
+    tries.append(("POST", "zones/changes", {}))
     tries.append(("POST", "graphql", {"query": "{ __schema { types { name } } }"}))
     tries.append(("GET", "transactions", None))
     tries.append(("GET", "zones/list", None))

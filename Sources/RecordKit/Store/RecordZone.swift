@@ -40,6 +40,6 @@ public struct RecordZone: Sendable, Hashable {
 
     /// The error for a zone that does not exist.
     static func notFound(_ name: String) -> RecordError {
-        RecordError(.unknownItem, "there is no zone named '\(name.prefix(255))'", reason: .unknownZone)
+        RecordError(.unknownItem, "there is no zone named '\(name.prefix(255))'", reason: .unknownZone, remedy: .createZone(String(name.prefix(255))))
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 public enum JSONText {
     /// `text` as a JSON string literal.
     public static func string(_ text: String) -> String {
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        if !needsEscapes(text) {
             return "\"" + text + "\""
         }
         var result = "\""
@@ -21,5 +21,22 @@ public enum JSONText {
             }
         }
         return result + "\""
+    }
+
+    /// Appends `text` as a JSON string literal to `output`: in place, without an intermediate
+    /// string, when it needs no escapes (the common case).
+    public static func append(_ text: String, to output: inout String) {
+        guard !needsEscapes(text) else {
+            output += string(text)
+            return
+        }
+        output += "\""
+        output += text
+        output += "\""
+    }
+
+    /// Whether `text` holds a byte JSON must escape: a control character, a quote or a backslash.
+    private static func needsEscapes(_ text: String) -> Bool {
+        text.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
     }
 }

@@ -51,5 +51,7 @@ extension RecordError {
         case listTransactions
         /// Fetch the changes again from the start (without a token) and rebuild the copy.
         case fetchChangesFromStart
+        /// Create the zone of that name first.
+        case createZone(String)
     }
 }

@@ -16,6 +16,7 @@ extension RecordError.Remedy {
             case .useNewerVersionOrChooseAnotherDatabase: [("kind", "useNewerVersionOrChooseAnotherDatabase")]
             case .listTransactions: [("kind", "listTransactions")]
             case .fetchChangesFromStart: [("kind", "fetchChangesFromStart")]
+            case .createZone(let zone): [("kind", "createZone"), ("zoneName", zone)]
             }
         return "{" + members.map { JSONWriter.string($0.0) + ":" + JSONWriter.string($0.1) }.joined(separator: ",") + "}"
     }

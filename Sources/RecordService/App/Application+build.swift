@@ -21,7 +21,11 @@ public func buildApplication(
         onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },
         logger: logger
     )
-    app.addServices(TransactionRetention(state: state, logger: logger), ChangeLogRetention(state: state, logger: logger))
+    app.addServices(
+        Housekeeping(chores: [
+            TransactionRetention(state: state, logger: logger), ChangeLogRetention(state: state, logger: logger),
+            IdleDatabaseClosing(databases: state.databases),
+        ]))
     return app
 }
 

@@ -28,6 +28,8 @@ extension RecordError.Remedy {
             "list the stored transactions with GET …/transactions"
         case .fetchChangesFromStart:
             "fetch the changes again without a syncToken (GraphQL: without since) to rebuild the copy"
+        case .createZone:
+            "create it with zones/modify"
         }
     }
 }

@@ -59,22 +59,22 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
     /// An engine failure, with the status CloudKit gives its code and a reason that says what to
     /// do in the service's terms (``RecordError/serviceReason``).
     public init(_ error: RecordError) {
-        if error.reason == .unknownZone {
-            self.init(.notFound, code: .zoneNotFound, error.message + "; create it with zones/modify")
-            return
-        }
-        if error.reason == .changeTokenExpired {
-            self.init(.gone, code: .changeTokenExpired, error.serviceReason)
-            return
-        }
-        let reason = error.serviceReason
-        switch error.code {
-        case .invalidArguments, .schemaViolation, .limitExceeded: self.init(.badRequest, code: .badRequest, reason)
-        case .unknownItem: self.init(.notFound, code: .notFound, reason)
-        case .serverRecordChanged, .transactionConflict: self.init(.conflict, code: .conflict, reason)
-        case .referenceViolation: self.init(.preconditionFailed, code: .validatingReferenceError, reason)
-        case .permissionFailure: self.init(.forbidden, code: .accessDenied, reason)
-        case .internalError: self.init(.internalServerError, code: .internalError, reason)
+        let (status, code) = Self.statusAndCode(of: error)
+        self.init(status, code: code, error.serviceReason)
+    }
+
+    /// CloudKit's status and code for an engine failure: by its reason where CloudKit has a code
+    /// of its own for it (a missing zone, an expired change token), otherwise by its code.
+    static func statusAndCode(of error: RecordError) -> (HTTPResponse.Status, Code) {
+        switch (error.reason, error.code) {
+        case (.unknownZone?, _): (.notFound, .zoneNotFound)
+        case (.changeTokenExpired?, _): (.gone, .changeTokenExpired)
+        case (_, .invalidArguments), (_, .schemaViolation), (_, .limitExceeded): (.badRequest, .badRequest)
+        case (_, .unknownItem): (.notFound, .notFound)
+        case (_, .serverRecordChanged), (_, .transactionConflict): (.conflict, .conflict)
+        case (_, .referenceViolation): (.preconditionFailed, .validatingReferenceError)
+        case (_, .permissionFailure): (.forbidden, .accessDenied)
+        case (_, .internalError): (.internalServerError, .internalError)
         }
     }
 }

@@ -27,32 +27,26 @@ struct ServeCommand: AsyncParsableCommand {
         name: .customLong("transaction-retention"),
         help: ArgumentHelp("How long idempotency keys and their stored responses are kept: 90s, 30m, 24h, 7d.", valueName: "DURATION")
     )
-    var transactionRetention = "24h"
+    var transactionRetention = DurationArgument(ServiceConfiguration.defaultTransactionRetention)
     @Option(
         name: .customLong("read-timeout"),
         help: ArgumentHelp(
-            "How long a request's headers, and then its body, may take to arrive; a slower request gets 408 Request Timeout.",
+            "How long a request's headers, and then its body, may take to arrive; a slower request gets 408 Request Timeout. 10s, 2m.",
             valueName: "DURATION")
     )
-    var readTimeout = "30s"
+    var readTimeout = DurationArgument(ServiceConfiguration.defaultReadTimeout)
     @Option(
         name: .customLong("change-retention"),
         help: ArgumentHelp(
             "How long the change feed keeps deletions: a sync token older than this may have to start over. 90s, 30m, 24h, 30d.",
             valueName: "DURATION")
     )
-    var changeRetention = "30d"
+    var changeRetention = DurationArgument(ServiceConfiguration.defaultChangeRetention)
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535, not \(port)") }
-        guard DurationText.parse(transactionRetention) != nil else {
-            throw ValidationError("--transaction-retention takes a number with s, m, h or d (e.g. 24h), not '\(transactionRetention)'")
-        }
-        guard let timeout = DurationText.parse(readTimeout), timeout > .zero else {
-            throw ValidationError("--read-timeout takes a number above 0 with s, m, h or d (e.g. 30s), not '\(readTimeout)'")
-        }
-        guard DurationText.parse(changeRetention) != nil else {
-            throw ValidationError("--change-retention takes a number with s, m, h or d (e.g. 30d), not '\(changeRetention)'")
+        guard readTimeout.duration > .zero else {
+            throw ValidationError("--read-timeout must be above 0 (e.g. 30s), not '\(readTimeout)'")
         }
     }
 
@@ -64,9 +58,9 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = .info
         let configuration = ServiceConfiguration(
             host: host, port: port, data: try data.folder(), container: container,
-            transactionRetention: DurationText.parse(transactionRetention) ?? ServiceConfiguration.defaultTransactionRetention,
-            changeRetention: DurationText.parse(changeRetention) ?? ServiceConfiguration.defaultChangeRetention,
-            readTimeout: DurationText.parse(readTimeout) ?? ServiceConfiguration.defaultReadTimeout
+            transactionRetention: transactionRetention.duration,
+            changeRetention: changeRetention.duration,
+            readTimeout: readTimeout.duration
         )
         let state = try ServiceState(configuration: configuration, metrics: metrics)
         let host = self.host
@@ -77,19 +71,5 @@ struct ServeCommand: AsyncParsableCommand {
         var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         group.maximumGracefulShutdownDuration = .seconds(10)
         try await ServiceGroup(configuration: group).run()
-    }
-}
-
-/// A duration written as a number and a unit: `90s`, `30m`, `24h`, `7d`.
-enum DurationText {
-    static func parse(_ text: String) -> Duration? {
-        guard let unit = text.last, let count = Int64(text.dropLast()), count >= 0, count <= 100 * 365 else { return nil }
-        switch unit {
-        case "s": return .seconds(count)
-        case "m": return .seconds(count * 60)
-        case "h": return .seconds(count * 3600)
-        case "d": return .seconds(count * 86400)
-        default: return nil
-        }
     }
 }

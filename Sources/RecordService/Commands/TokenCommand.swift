@@ -67,7 +67,7 @@ struct TokenCommand: ParsableCommand {
 
     struct Revoke: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Revoke the token with LABEL: requests bearing it fail from now on.",
+            abstract: "Revoke the token with LABEL: a running shop serve refuses it within a second.",
             discussion: "Example: shop token revoke ops"
         )
 

@@ -5,7 +5,8 @@ import Synchronization
 /// ``ServiceDatabase`` to every request after.
 ///
 /// Users' private databases are many: each is opened on demand and forgotten (closed once the
-/// requests using it finish) when it has been idle for ``idleTime`` or when more than
+/// requests using it finish) when it has been idle for ``idleTime`` (``closeIdle(now:)``, which
+/// the service runs periodically, and every opening of another one) or when more than
 /// ``maximumOpenPrivate`` are open (the least recently used first); the public databases stay
 /// open.
 public final class DatabaseRegistry: Sendable {
@@ -26,6 +27,16 @@ public final class DatabaseRegistry: Sendable {
     /// How many private databases are open now.
     public var openPrivateCount: Int {
         opened.withLock { tasks in tasks.keys.filter(\.isPrivate).count }
+    }
+
+    /// The databases open now (the public ones and the private ones in use), for work the service
+    /// does on each of them; one that failed to open is left out.
+    public func openDatabases() async -> [ServiceDatabase] {
+        var databases: [ServiceDatabase] = []
+        for task in opened.withLock({ Array($0.values) }) {
+            if let database = try? await task.value { databases.append(database) }
+        }
+        return databases.sorted { "\($0.address)" < "\($1.address)" }
     }
 
     /// The database at `address`, opened (created with the folder's
@@ -54,17 +65,6 @@ public final class DatabaseRegistry: Sendable {
         }
     }
 
-    /// The databases open now (or being opened), public and private alike; one that fails to
-    /// open is left out.
-    public func openDatabases() async -> [ServiceDatabase] {
-        let tasks = opened.withLock { Array($0.values) }
-        var databases: [ServiceDatabase] = []
-        for task in tasks {
-            if let database = try? await task.value { databases.append(database) }
-        }
-        return databases
-    }
-
     /// Opens the databases the service always serves, so that a broken file is found at start.
     public func openDefaults() async throws(RecordError) {
         for environment in ServiceEnvironment.allCases {
@@ -72,11 +72,17 @@ public final class DatabaseRegistry: Sendable {
         }
     }
 
-    /// Notes that `address` (a private database) is used now, and forgets the private databases
-    /// idle past ``idleTime`` and the least recently used past ``maximumOpenPrivate``.
-    private func closeIdle(using address: DatabaseAddress, now: ContinuousClock.Instant = .now) {
+    /// Forgets the private databases idle for longer than ``idleTime`` at `now`: each closes once
+    /// the requests still using it finish.
+    public func closeIdle(now: ContinuousClock.Instant = .now) {
+        closeIdle(using: nil, now: now)
+    }
+
+    /// Notes that `address` (a private database), if any, is used now, and forgets the private
+    /// databases idle past ``idleTime`` and the least recently used past ``maximumOpenPrivate``.
+    private func closeIdle(using address: DatabaseAddress?, now: ContinuousClock.Instant = .now) {
         let closing = lastUsed.withLock { used -> [DatabaseAddress] in
-            used[address] = now
+            if let address { used[address] = now }
             var closing = used.filter { $0.key != address && now - $0.value > idleTime }.map(\.key)
             let rest = used.filter { !closing.contains($0.key) }.sorted { $0.value < $1.value }
             closing += rest.prefix(max(0, rest.count - maximumOpenPrivate)).map(\.key)

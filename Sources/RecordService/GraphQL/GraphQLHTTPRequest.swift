@@ -19,7 +19,7 @@ struct GraphQLHTTPRequest: Sendable {
     init(body: some DataProtocol) throws(Malformed) {
         let object: Map
         do {
-            object = try JSONDecoder().decode(DecodedMap.self, from: Data(body)).map
+            object = try JSONDecoder().decode(JSONValue.self, from: Data(body)).map
         } catch {
             throw Malformed(reason: "the body is not JSON: \(Self.describe(error)); send {\"query\": \"…\"}")
         }
@@ -41,7 +41,7 @@ struct GraphQLHTTPRequest: Sendable {
         func json(_ name: String) throws(Malformed) -> Map? {
             guard let text = queryItems[name] else { return nil }
             do {
-                return try JSONDecoder().decode(DecodedMap.self, from: Data(text.utf8)).map
+                return try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)).map
             } catch {
                 throw Malformed(reason: "the '\(name)' parameter is not JSON: \(Self.describe(error))")
             }

@@ -13,6 +13,7 @@ extension RecordError.Remedy {
         case .useNewerVersionOrChooseAnotherDatabase: "open it with that version, or pass another --db path"
         case .listTransactions: "list them with: transactions"
         case .fetchChangesFromStart: "fetch the changes again from the start, without a token"
+        case .createZone: "create the zone first (shop serve's zones/modify)"
         }
     }
 }

@@ -39,6 +39,15 @@ import Testing
         #expect(CloudKitError(transactions).reason == "no transaction T1 is stored; list the stored transactions with GET …/transactions")
     }
 
+    @Test func aMissingZoneAndAnExpiredTokenHaveCloudKitsOwnCodesWhateverTheEngineCode() {
+        let zone = ServiceError(RecordError(.unknownItem, "there is no zone named 'Work'", reason: .unknownZone, remedy: .createZone("Work")))
+        #expect((zone.status, zone.code, zone.reason) == (.notFound, .zoneNotFound, "there is no zone named 'Work'; create it with zones/modify"))
+        let expired = ServiceError(RecordError(.invalidArguments, "the token is too old", reason: .changeTokenExpired, remedy: .fetchChangesFromStart))
+        #expect((expired.status, expired.code) == (.gone, .changeTokenExpired))
+        let missing = ServiceError(RecordError(.unknownItem, "there is no Items record named 'I9'"))
+        #expect((missing.status, missing.code) == (.notFound, .notFound))
+    }
+
     @Test func statusesAreCloudKits() {
         let statuses = Dictionary(uniqueKeysWithValues: CloudKitError.Code.allCases.map { ($0.rawValue, $0.cloudKitStatus) })
         #expect(

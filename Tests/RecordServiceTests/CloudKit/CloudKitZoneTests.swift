@@ -108,7 +108,9 @@ import Testing
                 ("records/modify", #"{"zoneID": \#(elsewhere), "operations": [\#(CloudKitRouteTests.create("Lists", "L1", "{}"))]}"#),
                 ("records/changes", #"{"zoneID": \#(elsewhere)}"#),
             ] {
-                try CloudKitRouteTests.expectError(try await client.send(.post, Self.database + path, token: token, json: body), .notFound, "ZONE_NOT_FOUND")
+                let answer = try await client.send(.post, Self.database + path, token: token, json: body)
+                try CloudKitRouteTests.expectError(answer, .notFound, "ZONE_NOT_FOUND")
+                #expect(try CloudKitRouteTests.json(answer)["reason"] == .string("there is no zone named 'Elsewhere'; create it with zones/modify"))
             }
         }
     }

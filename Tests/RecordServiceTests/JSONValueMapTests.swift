@@ -5,7 +5,7 @@ import Testing
 @testable import RecordService
 
 @Suite("Decoding GraphQL request JSON into Map")
-struct DecodedMapTests {
+struct JSONValueMapTests {
     static let documents = [
         #"{"query":"{ Lists { name } }","operationName":null,"variables":{"n":3,"x":1.5,"ok":true,"none":null}}"#,
         #"{"variables":{"records":[{"recordName":"a","fields":{"z":"1","a":[1,2,{"b":false}]}},{"recordName":"b"}],"empty":{},"list":[]}}"#,
@@ -24,13 +24,13 @@ struct DecodedMapTests {
     @Test(arguments: documents)
     func decodesWhatGraphQLSwiftsOwnDecoderDecodes(json: String) throws {
         let expected = try JSONDecoder().decode(Map.self, from: Data(json.utf8))
-        let decoded = try JSONDecoder().decode(DecodedMap.self, from: Data(json.utf8)).map
+        let decoded = try JSONDecoder().decode(JSONValue.self, from: Data(json.utf8)).map
         #expect(try Self.sortedText(decoded) == Self.sortedText(expected))
     }
 
     @Test func decodesNumbersAsDoublesAsMapDoes() throws {
         let json = Data(#"{"n":3}"#.utf8)
-        let decoded = try JSONDecoder().decode(DecodedMap.self, from: json).map
+        let decoded = try JSONDecoder().decode(JSONValue.self, from: json).map
         let expected = try JSONDecoder().decode(Map.self, from: json)
         guard case .number(let number)? = decoded.dictionary?["n"], case .number(let original)? = expected.dictionary?["n"] else {
             Issue.record("n is not a number: \(decoded)")
@@ -42,6 +42,6 @@ struct DecodedMapTests {
     }
 
     @Test func refusesTextThatIsNotJSON() {
-        #expect(throws: (any Error).self) { try JSONDecoder().decode(DecodedMap.self, from: Data(#"{"query": }"#.utf8)) }
+        #expect(throws: (any Error).self) { try JSONDecoder().decode(JSONValue.self, from: Data(#"{"query": }"#.utf8)) }
     }
 }
