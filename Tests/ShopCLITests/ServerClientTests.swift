@@ -6,7 +6,8 @@ import Testing
 @testable import ShopCLI
 
 /// The parts of `shop --server` that need no server: where the URL and token come from, the
-/// retry schedule, and RecordKit's queries and values as GraphQL and back.
+/// retry schedule, RecordKit's queries and values as GraphQL and back, stored values read from
+/// CloudKit's JSON, and the server's errors in the engine's terms.
 @Suite struct ServerClientTests {
     @Test func noServerMeansTheFile() throws {
         #expect(try ServerSettings.resolve(server: nil, token: nil, database: nil, environment: [:]) == nil)
@@ -92,5 +93,82 @@ import Testing
         #expect(error.message == "no transaction 'x'")
         let refused = ServerErrors.error(of: ServerResponse(status: 401, body: Data(), isReplay: false), url: "http://h")
         #expect(refused.message.hasPrefix("the server at http://h refused the credential"))
+    }
+
+    @Test func storedValuesComeBackFromCloudKitJSONExactly() throws {
+        let things = try #require(ImportExportTests.schema.recordType(named: "Things"))
+        let json = try #require(
+            JSONValue(
+                parsing: """
+                    {"recordName":"A","recordType":"Things","recordChangeTag":"t1","created":{"timestamp":1732000000123},
+                     "fields":{"owner":{"value":{"recordName":"gone","action":"DELETE_SELF"},"type":"REFERENCE"},
+                     "owners":{"value":[{"recordName":"B","action":"NONE"}]},"ratio":{"value":2.0},"amount":{"value":3},
+                     "at":{"value":1732000000123},"file":{"value":{"fileChecksum":"abc","size":3,"downloadURL":"http://h/x"}},
+                     "places":{"value":[{"latitude":1.5,"longitude":-2.0}]},"blob":{"value":"AAH/"},"counts":{"value":[9223372036854775807]}}}
+                    """))
+        let record = try CloudKitRecords.record(json, of: things)
+        #expect(record.recordName == "A")
+        #expect(record.changeTag == "t1")
+        #expect(record.createdAt == Timestamp.date(milliseconds: 1_732_000_000_123))
+        // A reference keeps its action, and its recordName although the record it names is gone.
+        #expect(record.fields["owner"] == .reference(Reference("gone", action: .deleteSelf)))
+        #expect(record.fields["owners"] == .list([.reference(Reference("B", action: .none))]))
+        #expect(record.fields["ratio"] == .double(2))
+        #expect(record.fields["amount"] == .int64(3))
+        #expect(record.fields["at"] == .timestamp(Timestamp.date(milliseconds: 1_732_000_000_123)))
+        #expect(record.fields["file"] == .asset(Asset(size: 3, sha256: "abc")))
+        #expect(record.fields["places"] == .list([.location(Location(latitude: 1.5, longitude: -2))]))
+        #expect(record.fields["blob"] == .bytes(Data([0, 1, 255])))
+        #expect(record.fields["counts"] == .list([.int64(Int64.max)]))
+        #expect(record.fields["text"] == nil)
+    }
+
+    @Test func aStoredValueOfAnotherTypeIsRefusedNamingTheField() throws {
+        let things = try #require(ImportExportTests.schema.recordType(named: "Things"))
+        let json = try #require(JSONValue(parsing: #"{"recordName":"A","fields":{"count":{"value":"many"}}}"#))
+        #expect {
+            try CloudKitRecords.record(json, of: things)
+        } throws: { error in
+            (error as? RecordError)?.message.contains("Things.count of A") == true
+        }
+    }
+
+    @Test func aGraphQLErrorKeepsItsPathReasonRemedyAndPlace() throws {
+        let document = try #require(
+            JSONValue(
+                parsing: """
+                    {"errors":[{"message":"Items has no field 'colour'","locations":[{"line":2,"column":11}],"path":["result",3],
+                     "extensions":{"code":"schemaViolation","reason":"unknownField","remedy":{"kind":"addField","recordType":"Items","field":"colour"}}}]}
+                    """))
+        let error = try #require(ServerErrors.graphQLErrors(in: document).first)
+        #expect(error.path == [.key("result"), .index(3)])
+        #expect(error.reason == .unknownField)
+        #expect(error.remedy == .addField(recordType: "Items", field: "colour", type: nil))
+        let engineError = ServerErrors.recordError(error, document: "{\n  Items { colour } }")
+        #expect(engineError.location == SourceLocation(line: 2, column: 11, lineText: "  Items { colour } }"))
+        #expect(engineError.shownDescription == "schemaViolation: 2:11: Items has no field 'colour'; add it with: schema add-field Items colour <TYPE>")
+        let tooLarge = ServerErrors.error(of: ServerResponse(status: 413, body: Data(), isReplay: false), url: "http://h")
+        #expect(tooLarge.code == .limitExceeded)
+        #expect(tooLarge.message.contains("split an import's file"))
+    }
+
+    @Test func eachImportRowKeepsItsLineItsRecordAndItsInput() throws {
+        let schema = try Schema.shopping
+        let generated = try RecordQLSchema(schema)
+        let items = try schema.requireRecordType("Items")
+        let names = try #require(generated.names["Items"])
+        let text = "recordName,name,list\nI1,Milk,\"{\"\"recordName\"\":\"\"L1\"\",\"\"action\"\":\"\"DELETE_SELF\"\"}\"\n,Eggs,\n"
+        let file = ImportFile(
+            recordType: items, translator: try generated.fieldInputTranslator(for: "Items"), inputNames: names.fields, path: "items.csv",
+            bytes: Array(text.utf8), format: .csv)
+        var rows: [ImportFile.Row] = []
+        var progress = ProgressBar(console: Console(write: { _ in }, writeError: { _ in }), label: "import")
+        try file.forEachRow(progress: &progress) { rows.append($0) }
+        #expect(rows.map(\.line) == [2, 3])
+        #expect(rows[0].record.recordName == "I1")
+        #expect(rows[0].record.fields["list"] == .reference(Reference("L1", action: .deleteSelf)))
+        #expect(rows[0].fields == .members(["name": .string("Milk"), "list": .members(["recordName": .string("L1"), "action": .string("DELETE_SELF")])]))
+        #expect(rows[1].record.fields == ["name": .string("Eggs")])
+        #expect(file.located(RecordError(.serverRecordChanged, "I1 exists"), line: 3).message == "items.csv:3: I1 exists")
     }
 }

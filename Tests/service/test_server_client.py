@@ -13,7 +13,7 @@ import time
 import httpx
 import pytest
 
-from conftest import ROOT, SHOP
+from conftest import ROOT, SHOP, create_token, shop
 from fault_proxy import FaultProxy, header
 
 GROCERIES = ROOT / "Scripts" / "examples" / "groceries.shop"
@@ -21,10 +21,10 @@ STATE = "{ Lists(sort: [{name: ASC}]) { name Items(sort: [{name: ASC}]) { name n
 LIST_NAMES = "{ Lists(sort: [{name: ASC}]) { name } }"
 
 
-def run_shop(*arguments, env=None, input=None, timeout=120):
+def run_shop(*arguments, env=None, input=None, timeout=120, cwd=None):
     environment = {k: v for k, v in os.environ.items() if not k.startswith("SHOP_")}
     environment.update(env or {})
-    return subprocess.run([SHOP, *arguments], capture_output=True, text=True, timeout=timeout, env=environment, input=input)
+    return subprocess.run([SHOP, *arguments], capture_output=True, text=True, timeout=timeout, env=environment, input=input, cwd=cwd)
 
 
 def remote(server, *arguments, url=None, env=None, **options):
@@ -247,3 +247,162 @@ def test_the_repl_through_a_server_completes_list_names_and_ctrl_c_abandons_a_re
         proxy.close()
     assert child.exitstatus == 0
     assert [entry["name"] for entry in server_state(fresh_server, LIST_NAMES)["Lists"]] == ["Corner shop", "Groceries"]
+
+
+THINGS_SCHEMA = """DEFINE SCHEMA
+    RECORD TYPE Things (
+        text        STRING QUERYABLE SORTABLE,
+        count       INT64 QUERYABLE,
+        ratio       DOUBLE,
+        amount      NUMBER,
+        at          TIMESTAMP,
+        blob        BYTES,
+        place       LOCATION,
+        file        ASSET,
+        owner       REFERENCE,
+        tags        LIST<STRING>,
+        counts      LIST<INT64>,
+        times       LIST<TIMESTAMP>,
+        places      LIST<LOCATION>,
+        owners      LIST<REFERENCE>
+    );
+"""
+
+# Every field type, the texts CSV must quote, a reference to a record that does not exist (kept
+# as it is, with its action), an asset's content, and a record with no values.
+THINGS = [
+    {"recordName": "A", "text": "He said \"hi\", then\nleft;\r\nCafé ☕ 𝄞 e\u0301", "count": -9223372036854775808, "ratio": 0.1,
+     "amount": -1.5e300, "at": "2024-11-19T07:06:40.123Z", "blob": "AAEC/ywiCg==", "place": {"latitude": 52.5200066, "longitude": -13.404954},
+     "file": "YXNzZXQsICJjb250ZW50Igo=", "owner": {"recordName": "B", "action": "NONE"}, "tags": ["a,b", "\"q\"", ""],
+     "counts": [9007199254740991, 0], "times": ["1970-01-01T00:00:00.000Z"], "places": [{"latitude": -90, "longitude": 180}],
+     "owners": [{"recordName": "gone", "action": "NONE"}]},
+    {"recordName": "B", "text": "", "tags": [], "ratio": 2.0, "amount": 7, "owner": {"recordName": "A", "action": "DELETE_SELF"}},
+    {"recordName": "C,\"odd\" name ✓"},
+]
+
+LISTS_CSV = "recordName,name\nL1,Groceries\nL2,Hardware store\n"
+ITEMS_CSV = "".join(["recordName,name,list\n"] + [
+    f'I{n},{name},"{{""recordName"":""{lst}"",""action"":""DELETE_SELF""}}"\n'
+    for n, (name, lst) in enumerate([("Milk", "L1"), ("Mangoes", "L1"), ("Bread", "L1"), ("Nails", "L2"), ("Glue", "L2")]
+                                    + [(f"Screw {n}", "L2") for n in range(450)])])  # exports span pages
+# Line 3 names a list that does not exist (the server refuses it); line 2 of the other a field
+# that does not exist (the client refuses it before sending).
+BAD_ITEMS_CSV = 'recordName,name,list\nX1,Tea,"{""recordName"":""L1"",""action"":""DELETE_SELF""}"\nX2,Stray,"{""recordName"":""L9"",""action"":""DELETE_SELF""}"\n'
+BAD_FIELD_CSV = "name,colour\nTea,green\n"
+
+TRANSFER_SCRIPT = """schema import things.ckdb
+import Lists lists.csv
+import Items items.csv
+import Things things.jsonl
+import Items bad-items.csv
+import Items bad-field.csv
+count Items
+export Items
+export Items --where "name BEGINSWITH 'M'" --format jsonl
+export Things --format jsonl
+export Things
+export Things out.jsonl
+export Lists out.csv
+explain items Groceries --sort name desc
+explain { Items(predicate: "name BEGINSWITH 'M'", sort: [{name: DESC}]) { name list { name } } }
+explain { Items { colour } }
+lists
+"""
+
+
+def transfer_folder(path):
+    path.mkdir()
+    (path / "things.ckdb").write_text(THINGS_SCHEMA)
+    (path / "lists.csv").write_text(LISTS_CSV)
+    (path / "items.csv").write_text(ITEMS_CSV)
+    (path / "bad-items.csv").write_text(BAD_ITEMS_CSV)
+    (path / "bad-field.csv").write_text(BAD_FIELD_CSV)
+    (path / "things.jsonl").write_text("".join(json.dumps(thing, ensure_ascii=False) + "\n" for thing in THINGS))
+    (path / "script.shop").write_text(TRANSFER_SCRIPT)
+    return path
+
+
+def test_import_export_and_explain_through_a_server_print_and_store_what_a_file_does(fresh_server, tmp_path):
+    here, there = transfer_folder(tmp_path / "local"), transfer_folder(tmp_path / "served")
+    local = run_shop("--db", str(here / "local.sqlite"), "--keep-going", "-f", "script.shop", cwd=here)
+    served = remote(fresh_server, "--keep-going", "-f", "script.shop", cwd=there)
+    assert local.returncode == served.returncode == 1
+    # The same lines, error lines included: a bad row names its line whether the client or the
+    # server refused it.
+    assert served.stdout == local.stdout, served.stderr
+    assert served.stderr == local.stderr
+    assert "script.shop:5: error: referenceViolation: bad-items.csv:3: " in local.stderr
+    assert "script.shop:6: error: invalidArguments: bad-field.csv:1: Items has no field 'colour'" in local.stderr
+    assert "imported 3 Things records from things.jsonl" in local.stdout
+    assert "SQL: SELECT" in local.stdout
+    # The files written are byte for byte the same.
+    for name in ("out.jsonl", "out.csv"):
+        assert (there / name).read_bytes() == (here / name).read_bytes()
+    # A failed import changed nothing: the server holds what the file holds.
+    names = "{ Lists(sort: [{name: ASC}]) { name Items(sort: [{name: ASC}]) { name } } Things(sort: [{text: ASC}]) { text } }"
+    local_state = run_shop("--db", str(here / "local.sqlite"), "--json", "-e", names)
+    assert json.loads(local_state.stdout)["data"] == server_state(fresh_server, names)
+    exported = [json.loads(line) for line in (there / "out.jsonl").read_text().splitlines()]
+    assert [thing["recordName"] for thing in exported] == sorted(thing["recordName"] for thing in THINGS)
+    # What GraphQL would resolve away is exported as stored: a reference's action, a reference
+    # to a record that is gone, an asset's content.
+    assert exported[0]["owners"] == [{"recordName": "gone", "action": "NONE"}]
+    assert exported[1]["owner"] == {"recordName": "A", "action": "DELETE_SELF"}
+    assert exported[0]["file"] == THINGS[0]["file"]
+
+
+@pytest.mark.parametrize("kind", ["drop_after", "drop_before"])
+def test_an_import_whose_connection_drops_is_retried_with_its_transaction_id_and_applied_once(fresh_server, tmp_path, kind):
+    rows = 300
+    (tmp_path / "lists.csv").write_text("name\n" + "".join(f"List {n}\n" for n in range(rows)))
+    proxy = proxy_to(fresh_server, fault_first_write(kind))
+    try:
+        run = remote(fresh_server, "-e", "import Lists lists.csv", url=proxy.url, env={"SHOP_SERVER_TIMEOUT": "5"}, cwd=tmp_path)
+    finally:
+        proxy.close()
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == f"imported {rows} Lists records from lists.csv\n"
+    assert "retrying in" in run.stderr and "with the same transaction ID" in run.stderr
+    assert len(proxy.faults(kind)) == 1
+    names = [entry["name"] for entry in server_state(fresh_server, LIST_NAMES)["Lists"]]
+    assert sorted(names) == sorted(f"List {n}" for n in range(rows))
+
+
+def test_explain_through_a_server_needs_an_admin_token(fresh_server):
+    api = create_token(fresh_server.data, "--api", label="reader")
+    run = run_shop("--server", fresh_server.url, "--token", api, "-e", "explain { Lists { name } }")
+    assert run.returncode == 1
+    assert "does not let this token do that" in run.stderr and "needs an admin token" in run.stderr
+    assert "SELECT" not in run.stdout + run.stderr
+
+
+def test_one_transaction_for_a_whole_script_is_refused_through_a_server_saying_why(fresh_server):
+    run = remote(fresh_server, "-1", "-e", "list add A", "-e", "list add B")
+    assert run.returncode == 1
+    assert "-1 keeps one transaction of a database file open for the whole script" in run.stderr
+    assert "--db" in run.stderr
+    assert server_state(fresh_server, LIST_NAMES)["Lists"] == []
+
+
+def test_a_users_private_database_through_a_server_is_theirs_alone(fresh_server, tmp_path):
+    for user in ("ann", "bob"):
+        added = subprocess.run([SHOP, "user", "add", user, "--data", str(fresh_server.data)], input="a long enough password\n",
+                               capture_output=True, text=True, timeout=60)
+        assert added.returncode == 0, added.stderr
+    ann = create_token(fresh_server.data, "--user", "ann", label="ann")
+    bob = create_token(fresh_server.data, "--user", "bob", label="bob")
+
+    def private(token, *arguments):
+        return run_shop("--server", fresh_server.url, "--token", token, "--database", "private", *arguments, cwd=tmp_path)
+
+    run = private(ann, "-e", "list add Mine", "-e", "item add Mine Milk", "-e", "lists", "-e", "items Mine", "-e", "export Lists")
+    local = run_shop("--db", str(tmp_path / "ann.sqlite"), "-e", "list add Mine", "-e", "item add Mine Milk", "-e", "lists", "-e", "items Mine")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith(local.stdout)
+    assert run.stdout[len(local.stdout):].startswith("recordName,name\n") and run.stdout.endswith(",Mine\n")
+    # Bob's private database and the public one hold nothing of Ann's.
+    assert private(bob, "-e", "lists").stdout == run_shop("--db", str(tmp_path / "empty.sqlite"), "-e", "lists").stdout
+    assert server_state(fresh_server, LIST_NAMES)["Lists"] == []
+    answer = httpx.post(f"{fresh_server.database_url(database='private')}/graphql", json={"query": LIST_NAMES},
+                        headers={"Authorization": f"Bearer {ann}"}, timeout=30)
+    assert answer.json()["data"]["Lists"] == [{"name": "Mine"}]

@@ -50,8 +50,14 @@ enum MutationExecution {
         } catch let failure as GraphQLFailure {
             throw failure
         } catch let failure as OperationFailure {
-            let field = plan.fields[fieldOfWrite[failure.index]]
-            throw GraphQLFailure(failure.error, at: field.node, path: [.key(field.key)], stage: .execution)
+            let fieldIndex = fieldOfWrite[failure.index]
+            let field = plan.fields[fieldIndex]
+            var path: [GraphQLResponseError.PathElement] = [.key(field.key)]
+            // A list form (`createManyT`, `updateManyT`) names the failing element by its index.
+            if case .save(_, _, _, true) = field.step, let first = fieldOfWrite.firstIndex(of: fieldIndex) {
+                path.append(.index(failure.index - first))
+            }
+            throw GraphQLFailure(failure.error, at: field.node, path: path, stage: .execution)
         } catch let error as RecordError {
             throw GraphQLFailure(error, at: nil, stage: .execution)
         } catch {

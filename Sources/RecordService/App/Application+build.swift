@@ -51,6 +51,8 @@ public func buildRouter(_ state: ServiceState, logger: Logger) -> Router<Service
         to: dataGroup(router, databasePath, state: state, rendering: .cloudKit, target: .path(container: state.configuration.container)))
     TransactionsController().addRoutes(
         to: dataGroup(router, databasePath, state: state, rendering: .cloudKit, target: .path(container: state.configuration.container)))
+    ExplainController().addRoutes(
+        to: dataGroup(router, databasePath, state: state, rendering: .graphQL, target: .path(container: state.configuration.container)))
     return router
 }
 

@@ -44,6 +44,31 @@ final class LocalBackend: ShopBackend {
         try database.count(matching: query)
     }
 
+    /// One read transaction, the records streamed from SQLite's cursor one at a time.
+    func forEachRecord(matching query: Query, _ body: (Record, AssetContent) throws -> Void) async throws(RecordError) {
+        try read { transaction in
+            try transaction.forEachRecord(matching: query) { record in
+                try body(record) { sha256 in try transaction.assetContent(sha256: sha256) }
+            }
+        }
+    }
+
+    /// One write transaction, each row created as it is read; the first failure rolls it back.
+    func importRecords(_ file: ImportFile, progress: inout ProgressBar) async throws(RecordError) -> Int {
+        try write { transaction in
+            var count = 0
+            try file.forEachRow(progress: &progress) { row in
+                do {
+                    _ = try transaction.apply(.create(row.record))
+                } catch {
+                    throw file.located(transaction.recordError(for: error), line: row.line)
+                }
+                count += 1
+            }
+            return count
+        }
+    }
+
     /// Each count is an aggregate over the list's items (`Lists { name ItemsAggregate { count } }`)
     /// read from the `(list, …)` index, in one statement.
     func listSummaries() async throws(RecordError) -> [ShoppingStore.ListSummary] {
@@ -87,6 +112,10 @@ final class LocalBackend: ShopBackend {
 
     func explain(_ document: String) async throws(RecordError) -> String {
         try await queryEngine.explain(document)
+    }
+
+    func explain(_ query: Query) async throws(RecordError) -> QueryExplanation {
+        try database.explain(query)
     }
 
     func schemaDefinitionLanguage() async throws(RecordError) -> String {

@@ -12,8 +12,8 @@ import RecordQL
 protocol ShopBackend: AnyObject {
     /// The database file's path or the server's URL, as the prompt's banner and errors name it.
     var location: String { get }
-    /// The database file, for what only a file can do (`-1`, `import`, `explain items`); `nil`
-    /// through a server.
+    /// The database file, for what only a file can do (`-1`, adopting the shopping rules, Ctrl-C
+    /// interrupting SQLite); `nil` through a server.
     var localDatabase: RecordDatabase? { get }
 
     /// Ends the session: closes connections.
@@ -27,6 +27,12 @@ protocol ShopBackend: AnyObject {
     func fetch(recordNames: [String]) async throws(RecordError) -> [Record]
     /// How many records `query` matches.
     func count(matching query: Query) async throws(RecordError) -> Int
+    /// Calls `body` with each record `query` matches, in its order, and a way to read an asset's
+    /// content by its SHA-256 (`nil` when there is none), holding only a few records at a time.
+    func forEachRecord(matching query: Query, _ body: (Record, AssetContent) throws -> Void) async throws(RecordError)
+    /// Creates the records of an import file in one transaction, all or none: the first row that
+    /// fails refuses the whole file, named by its line (``ImportFile``); returns how many.
+    func importRecords(_ file: ImportFile, progress: inout ProgressBar) async throws(RecordError) -> Int
     /// Every list, by name, with its item count, in one query.
     func listSummaries() async throws(RecordError) -> [ShoppingStore.ListSummary]
     /// Applies `operation` in one transaction.
@@ -35,6 +41,8 @@ protocol ShopBackend: AnyObject {
     func execute(_ document: String) async throws(RecordError) -> GraphQLResponse
     /// The query-language engine's plan for a GraphQL query.
     func explain(_ document: String) async throws(RecordError) -> String
+    /// The storage's SQL and plan for a record query.
+    func explain(_ query: Query) async throws(RecordError) -> QueryExplanation
     /// The GraphQL schema generated from the record types, in GraphQL's SDL.
     func schemaDefinitionLanguage() async throws(RecordError) -> String
 
@@ -52,6 +60,9 @@ protocol ShopBackend: AnyObject {
     /// Forgets a stored transaction.
     func deleteTransaction(id: String) async throws(RecordError)
 }
+
+/// An asset's content by its SHA-256, `nil` when the database has none.
+typealias AssetContent = (String) throws -> Data?
 
 /// One entry of `schema history`.
 struct SchemaHistoryRow: Equatable {

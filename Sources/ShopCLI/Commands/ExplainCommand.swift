@@ -24,9 +24,8 @@ struct ExplainCommand: ShopCommand {
         }
         if first == ItemsCommand.configuration.commandName {
             let items = try CommandParser.parse(Array(query.dropFirst()), as: ItemsCommand.self)
-            let database = try session.requireLocalDatabase(for: "explain items")
             let query = try await session.store.itemsQuery(list: items.list, matching: try items.predicate(), sort: try items.sortDescriptors())
-            let explanation = try database.explain(query)
+            let explanation = try await session.backend.explain(query)
             let text = "SQL: \(explanation.sql)\nplan:\n\(explanation.plan.map { "  " + $0 }.joined(separator: "\n"))"
             session.show(.text(text, json: .members(["sql": .string(explanation.sql), "plan": .array(explanation.plan.map(JSONValue.string))])))
             return .proceed

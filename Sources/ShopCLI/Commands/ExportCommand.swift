@@ -32,23 +32,22 @@ struct ExportCommand: ShopCommand {
     var condition: String?
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        let database = try session.requireLocalDatabase(for: "export")
         let recordType = try await TransferCommands.recordType(type, in: session)
         let query = Query(recordType.name, predicate: try condition.map(PredicateParser.parse) ?? .all)
         let exporter = RecordExporter(recordType: recordType)
-        let total = session.console.errorsAreTerminal ? try database.count(matching: query) : nil
+        let total = session.console.errorsAreTerminal ? try await session.backend.count(matching: query) : nil
         var progress = ProgressBar(console: session.console, label: "export")
         let chosenFormat = format ?? .guessed(from: file)
         guard let file else {
             session.console.flush()
-            _ = try exporter.run(query, format: chosenFormat, in: database, total: total, progress: &progress) { session.console.write($0) }
+            _ = try await exporter.run(query, format: chosenFormat, from: session.backend, total: total, progress: &progress) { session.console.write($0) }
             return .proceed
         }
         guard FileManager.default.createFile(atPath: file, contents: nil), let handle = FileHandle(forWritingAtPath: file) else {
             throw RecordError(.invalidArguments, "cannot write \(file): check that its folder exists and may be written")
         }
         defer { try? handle.close() }
-        let count = try exporter.run(query, format: chosenFormat, in: database, total: total, progress: &progress) {
+        let count = try await exporter.run(query, format: chosenFormat, from: session.backend, total: total, progress: &progress) {
             try handle.write(contentsOf: Data($0.utf8))
         }
         session.show(

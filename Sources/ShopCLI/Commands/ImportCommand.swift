@@ -29,18 +29,18 @@ struct ImportCommand: ShopCommand {
     var format: TransferFormat?
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        let database = try session.requireLocalDatabase(for: "import")
         let recordType = try await TransferCommands.recordType(type, in: session)
         let data = try SourceFile.contents(file)
-        let generated = try RecordQLSchema(try database.schema)
+        let generated = try RecordQLSchema(try await session.backend.schema())
         guard let names = generated.names[recordType.name] else {
             throw RecordError(.schemaViolation, "\(recordType.name) stores no records", recordType: recordType.name)
         }
-        let importer = RecordImporter(
-            recordType: recordType, translator: try generated.fieldInputTranslator(for: recordType.name), inputNames: names.fields, path: file
+        let importFile = ImportFile(
+            recordType: recordType, translator: try generated.fieldInputTranslator(for: recordType.name), inputNames: names.fields, path: file,
+            bytes: Array(data), format: format ?? .guessed(from: file)
         )
         var progress = ProgressBar(console: session.console, label: "import")
-        let count = try importer.run(Array(data), format: format ?? .guessed(from: file), in: database, progress: &progress)
+        let count = try await session.backend.importRecords(importFile, progress: &progress)
         session.show(
             .message("imported \(count) \(recordType.name) records from \(file)", ["recordType": .string(recordType.name), "count": .number(String(count))]))
         return .proceed

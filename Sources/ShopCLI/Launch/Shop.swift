@@ -73,10 +73,7 @@ public enum Shop {
             return LocalBackend(
                 database: options.readOnly ? try RecordDatabase.readOnly(path: path) : try RecordDatabase(path: path, bootstrap: try ShoppingLists.schema))
         }
-        if options.singleTransaction {
-            throw RecordError(
-                .invalidArguments, "-1 runs the commands as one transaction of a database file; through a server each command is a transaction of its own")
-        }
+        if options.singleTransaction { throw singleTransactionThroughServer }
         if options.readOnly {
             throw RecordError(
                 .invalidArguments, "--read-only opens a database file; through a server, use a token that may only read (shop token create --api)")
@@ -120,6 +117,14 @@ public enum Shop {
         result.interrupted ? interruptedStatus : result.failures == 0 ? 0 : 1
     }
 
+    /// `-1` through a server: refused. Its commands read what the commands before them wrote (a
+    /// list by its name, an item's change tag) and decide by it, so they cannot be gathered into
+    /// one batch sent at the end; and a server transaction never stays open across requests.
+    static let singleTransactionThroughServer = RecordError(
+        .invalidArguments,
+        "-1 keeps one transaction of a database file open for the whole script, and a server's transactions never span requests: each command reads what the ones before it wrote; run the script with --db on the server's machine, or without -1 (through a server each command is still one transaction, applied once)"
+    )
+
     /// `-1`: the steps in one transaction, which commits when every command succeeded and is
     /// rolled back whole otherwise.
     private static func runAsOneTransaction(_ steps: [ShopOptions.Step], in session: ShopSession) async -> Int32 {
@@ -127,7 +132,8 @@ public enum Shop {
             var status: Int32
         }
         do {
-            return try await session.requireLocalDatabase(for: "-1").inOneTransaction {
+            guard let database = session.backend.localDatabase else { throw singleTransactionThroughServer }
+            return try await database.inOneTransaction {
                 let status = await run(steps, in: session)
                 if status != 0 { throw RolledBack(status: status) }
                 return status

@@ -60,7 +60,8 @@ struct ShopOptions: ParsableCommand {
 
     @Flag(
         name: [.customShort("1"), .customLong("single-transaction")],
-        help: "Run all of -e and -f as one transaction, as psql's -1: when a command fails, or Ctrl-C stops them, nothing is applied."
+        help:
+            "Run all of -e and -f as one transaction of the database file, as psql's -1: when a command fails, or Ctrl-C stops them, nothing is applied. Not through --server, whose transactions never span requests."
     )
     var singleTransaction = false
 

@@ -98,15 +98,4 @@ public final class ShopSession {
 
     /// The shopping-list operations over ``backend``.
     var store: ShoppingStore { ShoppingStore(backend: backend) }
-
-    /// The database file, or `invalidArguments` saying that `command` needs one: what only a
-    /// file can do is refused through a server.
-    func requireLocalDatabase(for command: String) throws(RecordError) -> RecordDatabase {
-        guard let database = backend.localDatabase else {
-            throw RecordError(
-                .invalidArguments,
-                "\(command) works on a database file, not through a server (\(backend.location)); run it with --db on the server's machine")
-        }
-        return database
-    }
 }

@@ -56,7 +56,7 @@ enum TransferValue {
     }
 }
 
-/// What is wrong with one row of an import file (located by ``RecordImporter``).
+/// What is wrong with one row of an import file (located by ``ImportFile``).
 struct TransferError: Error {
     let reason: String
 

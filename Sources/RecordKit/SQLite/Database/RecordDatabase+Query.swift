@@ -14,6 +14,12 @@ public struct QueryExplanation: Sendable, Hashable, CustomStringConvertible {
     /// SQLite's `EXPLAIN QUERY PLAN` lines, indented by depth.
     public var plan: [String]
 
+    /// An explanation as another process reported it (`shop --server`).
+    public init(sql: String, plan: [String]) {
+        self.sql = sql
+        self.plan = plan
+    }
+
     public var description: String { plan.joined(separator: "\n") }
 }
 

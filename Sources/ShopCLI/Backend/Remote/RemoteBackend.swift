@@ -4,8 +4,9 @@ import RecordKit
 import RecordQL
 
 /// A `shop serve` reached over HTTP (``ServerConnection``): reads and writes are GraphQL requests
-/// to the database's `…/graphql`; the schema and the stored transactions come from its
-/// `…/schema` and `…/transactions` endpoints.
+/// to the database's `…/graphql`; the schema, the stored transactions and plans come from its
+/// `…/schema`, `…/transactions` and `…/explain` endpoints; exports read stored values with
+/// `…/records/lookup` (``RemoteBackend+Transfer.swift``).
 ///
 /// Every write carries a fresh transaction ID (`Idempotency-Key`), so a retry after a dropped
 /// connection is applied once and answered with the stored result.
@@ -119,12 +120,13 @@ final class RemoteBackend: ShopBackend {
         return try await graphQL(body, transactionID: isMutation ? UUID().uuidString.lowercased() : nil)
     }
 
+    /// The server's `…/explain` (admin tokens) answers with its engine's plan.
     func explain(_ document: String) async throws(RecordError) -> String {
-        _ = document
-        throw RecordError(
-            .invalidArguments,
-            "explain shows the plan of the database it runs on; the server at \(location) does not send its plans: run explain with --db on the server's machine"
-        )
+        let answer = try await json(try await send(.POST, "explain", body: .members(["query": .string(document)]), document: document))
+        guard case .string(let plan)? = answer["plan"] else {
+            throw RecordError(.internalError, "the server at \(location) answered explain without a plan")
+        }
+        return plan
     }
 
     func schemaDefinitionLanguage() async throws(RecordError) -> String {
@@ -166,16 +168,25 @@ final class RemoteBackend: ShopBackend {
     // MARK: Requests
 
     /// Sends a request to the database's `path` and returns the answer of a 2xx status, or
-    /// throws the server's error in the REPL's terms.
-    private func send(_ method: HTTPMethod, _ path: String, body: JSONValue? = nil) async throws(RecordError) -> ServerResponse {
+    /// throws the server's error in the REPL's terms (located in `document`, the GraphQL text
+    /// sent, when the error names a position in it).
+    func send(_ method: HTTPMethod, _ path: String, body: JSONValue? = nil, document: String? = nil) async throws(RecordError) -> ServerResponse {
         let request = ServerRequest(method: method, url: connection.settings.endpoint(path), body: body.map { Data($0.text.utf8) })
         let response = try await connection.send(request)
-        guard (200..<300).contains(response.status) else { throw ServerErrors.error(of: response, url: location) }
+        guard (200..<300).contains(response.status) else {
+            if let document, ![401, 403, 413, 421].contains(response.status),
+                let text = String(data: response.body, encoding: .utf8), let answer = JSONValue(parsing: text),
+                let first = ServerErrors.graphQLErrors(in: answer).first
+            {
+                throw ServerErrors.recordError(first, document: document)
+            }
+            throw ServerErrors.error(of: response, url: location)
+        }
         return response
     }
 
     /// The `data` of a GraphQL request's successful response, or its first error.
-    private func data(_ document: String, variables: JSONValue, transactionID: String? = nil) async throws(RecordError) -> JSONValue {
+    func data(_ document: String, variables: JSONValue, transactionID: String? = nil) async throws(RecordError) -> JSONValue {
         let response = try await graphQL(.members(["query": .string(document), "variables": variables]), transactionID: transactionID)
         if let failure = GraphQLOutput.failure(of: response) { throw failure }
         guard let data = JSONValue(parsing: response.json)?["data"] else {
@@ -185,7 +196,7 @@ final class RemoteBackend: ShopBackend {
     }
 
     /// Posts a GraphQL request; the response as the server sent it, its errors read from it.
-    private func graphQL(_ body: JSONValue, transactionID: String?) async throws(RecordError) -> GraphQLResponse {
+    func graphQL(_ body: JSONValue, transactionID: String?) async throws(RecordError) -> GraphQLResponse {
         let request = ServerRequest(method: .POST, url: connection.settings.endpoint("graphql"), body: Data(body.text.utf8), transactionID: transactionID)
         let response = try await connection.send(request)
         guard let text = String(data: response.body, encoding: .utf8), let document = JSONValue(parsing: text),
@@ -197,7 +208,7 @@ final class RemoteBackend: ShopBackend {
         return GraphQLResponse(json: text, errors: ServerErrors.graphQLErrors(in: document), isReplay: response.isReplay)
     }
 
-    private func json(_ response: ServerResponse) async throws(RecordError) -> JSONValue {
+    func json(_ response: ServerResponse) async throws(RecordError) -> JSONValue {
         guard let text = String(data: response.body, encoding: .utf8), let value = JSONValue(parsing: text) else {
             throw RecordError(.internalError, "the server at \(location) answered with something that is not JSON")
         }

@@ -21,7 +21,48 @@ enum ServerErrors {
                     }
                 }
             }
-            return GraphQLResponseError(code, message, locations: locations)
+            var path: [GraphQLResponseError.PathElement] = []
+            if case .array(let steps)? = entry["path"] {
+                for step in steps {
+                    switch step {
+                    case .string(let key): path.append(.key(key))
+                    case .number(let text): if let index = Int(text) { path.append(.index(index)) }
+                    default: break
+                    }
+                }
+            }
+            let reason: RecordError.Reason? = if case .string(let text)? = entry["extensions"]?["reason"] { RecordError.Reason(rawValue: text) } else { nil }
+            return GraphQLResponseError(code, message, locations: locations, path: path, reason: reason, remedy: remedy(entry["extensions"]?["remedy"]))
+        }
+    }
+
+    /// The engine's error behind one GraphQL error, located in `document` (the text sent) when
+    /// the error names a position in it: what the engine would have thrown in this process.
+    static func recordError(_ error: GraphQLResponseError, document: String? = nil) -> RecordError {
+        let location = error.locations.first.map { position -> SourceLocation in
+            let lines = document?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
+            let text = lines.indices.contains(position.line - 1) ? String(lines[position.line - 1]) : ""
+            return SourceLocation(line: position.line, column: position.column, lineText: text)
+        }
+        return RecordError(error.code, error.message, location: document == nil ? nil : location, reason: error.reason, remedy: error.remedy)
+    }
+
+    /// A remedy as RecordQL writes it, `{"kind":"addField","recordType":…,"field":…,"type":…}`.
+    static func remedy(_ json: JSONValue?) -> RecordError.Remedy? {
+        guard let json, case .string(let kind)? = json["kind"] else { return nil }
+        func text(_ key: String) -> String? { if case .string(let value)? = json[key] { value } else { nil } }
+        switch kind {
+        case "addField":
+            guard let recordType = text("recordType"), let field = text("field") else { return nil }
+            return .addField(recordType: recordType, field: field, type: text("type"))
+        case "addRecordType": return text("recordType").map(RecordError.Remedy.addRecordType)
+        case "addFieldsTo": return text("recordType").map { .addFieldsTo(recordType: $0) }
+        case "chooseAnotherDatabase": return .chooseAnotherDatabase
+        case "createFolderOrChooseAnotherDatabase": return .createFolderOrChooseAnotherDatabase
+        case "useNewerVersionOrChooseAnotherDatabase": return .useNewerVersionOrChooseAnotherDatabase
+        case "listTransactions": return .listTransactions
+        case "fetchChangesFromStart": return .fetchChangesFromStart
+        default: return nil
         }
     }
 
@@ -36,6 +77,11 @@ enum ServerErrors {
             return RecordError(
                 .invalidArguments,
                 "the server at \(url) refused the credential (\(reason ?? "no token")); pass a token with --token, $SHOP_TOKEN or the token file, made on the server with: shop token create --admin"
+            )
+        case 413:
+            return RecordError(
+                .limitExceeded,
+                "the server at \(url) takes no request this large (\(reason ?? "413")); send less at once: split an import's file into smaller files, or import on the server's machine with --db"
             )
         case 403:
             return RecordError(

@@ -4,43 +4,60 @@ import OrderedCollections
 import RecordKit
 import RecordQL
 
-/// Creates records of one type from an import file (``TransferFormat``) in one write
-/// transaction: the first bad row fails the whole import with `FILE:LINE: ` and the reason,
-/// and nothing is applied. Values are typed by the schema through the same translator a
-/// `createT` mutation's `fields:` goes through.
-struct RecordImporter {
+/// An import file (``TransferFormat``) of records of one type, read and typed row by row: values
+/// are typed by the schema through the same translator a `createT` mutation's `fields:` goes
+/// through, and a bad row fails with `FILE:LINE: ` and the reason.
+///
+/// The rows are read here, in the client, whatever the backend; the backend creates them all in
+/// one transaction (``ShopBackend/importRecords(_:progress:)``), so the first failing row refuses
+/// the whole file and nothing is applied.
+struct ImportFile {
     let recordType: RecordType
     let translator: FieldInputTranslator
     /// The name each field has in `TInput`, by field name.
     let inputNames: [String: String]
     /// The file's name as errors show it.
     let path: String
+    let bytes: [UInt8]
+    let format: TransferFormat
 
-    /// Creates the records in `bytes`; returns how many.
-    func run(_ bytes: [UInt8], format: TransferFormat, in database: RecordDatabase, progress: inout ProgressBar) throws(RecordError) -> Int {
+    /// One row of the file: where it is, the record it makes, and its fields as the query
+    /// language's `fields:` input (`TInput`'s names, JSON values) for a server to type again.
+    struct Row {
+        let line: Int
+        let record: Record
+        let fields: JSONValue
+    }
+
+    /// Calls `body` with each row in order, then advances `progress`.
+    func forEachRow(progress: inout ProgressBar, _ body: (Row) throws -> Void) throws(RecordError) {
         defer { progress.finish() }
+        var count = 0
         do {
-            return try database.write { transaction in
-                var count = 0
-                try forEachRow(bytes, format: format) { line, row, fraction in
-                    do {
-                        _ = try transaction.apply(.create(try record(row)))
-                    } catch let error as TransferError {
-                        throw RecordError(.invalidArguments, "\(path):\(line): \(error.reason)", recordType: recordType.name)
-                    } catch {
-                        let cause = transaction.recordError(for: error)
-                        var located = cause
-                        located.message = "\(path):\(line): \(cause.message)"
-                        throw located
-                    }
-                    count += 1
-                    progress.update(done: count, fraction: fraction)
+            try forEachRow(bytes, format: format) { line, members, fraction in
+                let row: Row
+                do {
+                    row = try self.row(members, line: line)
+                } catch let error as TransferError {
+                    throw RecordError(.invalidArguments, "\(path):\(line): \(error.reason)", recordType: recordType.name)
+                } catch {
+                    throw located(RecordError(wrapping: error), line: line)
                 }
-                return count
+                try body(row)
+                count += 1
+                progress.update(done: count, fraction: fraction)
             }
         } catch {
             throw RecordError(wrapping: error)
         }
+    }
+
+    /// `error`, met creating the record of the row at `line`, located: `FILE:LINE: ` before its
+    /// message.
+    func located(_ error: RecordError, line: Int) -> RecordError {
+        var located = error
+        located.message = "\(path):\(line): \(error.message)"
+        return located
     }
 
     /// Calls `body` with each row's line, its members (`recordName` and field names) and how far
@@ -128,8 +145,8 @@ struct RecordImporter {
         }
     }
 
-    /// The record one row holds.
-    private func record(_ members: [(String, JSONValue)]) throws -> Record {
+    /// The row one line holds.
+    private func row(_ members: [(String, JSONValue)], line: Int) throws -> Row {
         var recordName: String?
         var input: [JSONValue.Member] = []
         for (name, value) in members {
@@ -143,6 +160,6 @@ struct RecordImporter {
             }
         }
         let fields = try translator.values(from: Self.map(.object(input))).compactMapValues { $0 }
-        return Record(recordType.name, recordName: recordName ?? Record.generatedName(), fields: fields)
+        return Row(line: line, record: Record(recordType.name, recordName: recordName ?? Record.generatedName(), fields: fields), fields: .object(input))
     }
 }
