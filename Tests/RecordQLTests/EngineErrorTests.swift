@@ -69,8 +69,8 @@ struct EngineErrorTests {
             name: "unused variable", document: "query($n: Int) { Lists { name } }", code: .invalidArguments, location: (1, 7),
             message: #"Variable "$n" is never used"#),
         Case(
-            name: "subscription", document: "subscription { Lists { name } }", code: .invalidArguments, location: (1, 1),
-            message: "subscriptions are not supported"),
+            name: "subscription of two fields", document: "subscription { Lists { name } Items { name } }", code: .invalidArguments,
+            location: (1, 1), message: "a subscription selects exactly one root field"),
         Case(
             name: "unnamed operation among several", document: "query A { Lists { name } } query B { Items { name } }", code: .invalidArguments, location: nil,
             message: "give the name"),

@@ -37,8 +37,9 @@ import Testing
         #expect(try await shop.engine.prepare(document: #"mutation { createLists(fields: {name: "G"}) { name } }"#).kind == .mutation)
         let invalid = await failure("mutation { createNope(fields: {}) { name } }")
         #expect(invalid?.stage == .validation && invalid?.kind == .mutation)
-        let subscription = await failure("subscription { Lists { name } }")
-        #expect(subscription?.kind == .subscription)
+        #expect(try await shop.engine.prepare(document: "subscription { Lists { name } }").kind == .subscription)
+        let subscription = await failure("subscription { Lists { name } Items { name } }")
+        #expect(subscription?.stage == .validation && subscription?.kind == .subscription)
         #expect(await failure("{ Lists { name ")?.kind == nil)
     }
 

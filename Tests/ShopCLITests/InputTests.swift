@@ -64,6 +64,10 @@ import Testing
         #expect(try assembler.feed("mutation{ a }", number: 5) == ScriptEntry(kind: .graphQL("mutation{ a }"), line: 5))
         #expect(try assembler.feed("explain { Items { name } }", number: 6) == ScriptEntry(kind: .explainGraphQL("{ Items { name } }"), line: 6))
         #expect(try assembler.feed("queryX", number: 7) == ScriptEntry(kind: .command(["queryX"]), line: 7))
+        #expect(try assembler.feed("watch { Items { name } }", number: 8) == ScriptEntry(kind: .watchGraphQL("{ Items { name } }"), line: 8))
+        #expect(try assembler.feed("watch subscription {", number: 9) == nil)
+        #expect(try assembler.feed("  Lists { name } }", number: 10) == ScriptEntry(kind: .watchGraphQL("subscription {\n  Lists { name } }"), line: 9))
+        #expect(try assembler.feed("watch items", number: 11) == ScriptEntry(kind: .command(["watch", "items"]), line: 11))
     }
 
     @Test func anUnfinishedDocumentIsAnErrorAtTheEndAndCanBeAbandoned() throws {

@@ -93,6 +93,12 @@ public protocol RecordStore: Sendable {
     ///
     /// - Throws: ``RecordError`` only for the common failures above.
     func changes(after sequence: Int64, limit: Int) async throws(RecordError) -> [Change]
+
+    /// The commits of this database from now on, each element naming the record types of the
+    /// commits since the previous one (``CommitNotices``): every committed write transaction,
+    /// this process's or another's on the same storage, and never one that rolled back. What
+    /// live queries re-run on.
+    func commitNotices() -> CommitNotices
 }
 
 extension RecordStore {

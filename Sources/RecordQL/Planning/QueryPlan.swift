@@ -35,12 +35,15 @@ struct QueryPlan: Sendable {
     /// The most records the response may hold (``ResponseLimits``).
     let maximumRecords: Int?
 
-    /// The plan of `request`, a query operation.
+    /// The plan of `request`, a query operation (or a subscription, whose root has the same fields).
     init(_ request: PreparedRequest) throws(GraphQLFailure) {
         let context = request.context
         let maximum = request.maximumRecords
         maximumRecords = maximum
-        let rootType = context.graphQLSchema.queryType?.name ?? GraphQLNames.queryType
+        let rootType =
+            request.operation.operation == .subscription
+            ? context.graphQLSchema.subscriptionType?.name ?? GraphQLNames.subscriptionType
+            : context.graphQLSchema.queryType?.name ?? GraphQLNames.queryType
         let collector = FieldCollector(request: request)
         for field in try collector.collect([request.operation.selectionSet], on: rootType) {
             let path: [GraphQLResponseError.PathElement] = [.key(field.key)]
@@ -79,7 +82,9 @@ struct QueryPlan: Sendable {
             case (_, .changes?):
                 step = .changes(try ChangesPlan(field, request: request, collector: collector, maximum: maximum))
             default:
-                throw GraphQLFailure(.schemaViolation, "the query type has no field '\(field.name)'", at: [field.node], path: path)
+                throw GraphQLFailure(
+                    .schemaViolation, "the \(request.operation.operation == .subscription ? "subscription" : "query") type has no field '\(field.name)'",
+                    at: [field.node], path: path)
             }
             fields.append(PlannedField(field: field, step: step))
         }

@@ -63,10 +63,28 @@ struct PreparedRequest: Sendable {
             }
             chosen = only
         }
-        guard chosen.operation != .subscription else {
-            throw GraphQLFailure(.invalidArguments, "subscriptions are not supported; use a query", at: [chosen]).of(.subscription)
-        }
+        if chosen.operation == .subscription { try checkSubscriptionRoot(chosen) }
         return chosen
+    }
+
+    /// Refuses a subscription that does not select exactly one root field, or selects an
+    /// introspection field (GraphQL's single-root-field rule for subscriptions, written
+    /// without fragments at the root).
+    private static func checkSubscriptionRoot(_ operation: OperationDefinition) throws(GraphQLFailure) {
+        let selections = operation.selectionSet.selections
+        guard selections.count == 1, let field = selections.first as? Field else {
+            throw GraphQLFailure(
+                .invalidArguments,
+                "a subscription selects exactly one root field, written out (not in a fragment), not \(selections.count); "
+                    + "subscribe to each query field on its own",
+                at: [operation]
+            ).of(.subscription)
+        }
+        guard !field.name.value.hasPrefix("__") else {
+            throw GraphQLFailure(
+                .invalidArguments, "a subscription cannot select the introspection field '\(field.name.value)'; use a query", at: [field]
+            ).of(.subscription)
+        }
     }
 
     /// The variables of `definitions` coerced from `given`, defaults applied.

@@ -20,6 +20,9 @@ public struct GraphQLResponse: Sendable, Hashable {
     /// Whether the request ran without error.
     public var isSuccess: Bool { errors.isEmpty }
 
+    /// The errors alone, as a JSON array (GraphQL over WebSocket's `error` message carries them so).
+    public var errorsJSON: String { "[" + errors.map(\.json).joined(separator: ",") + "]" }
+
     /// A response as another process sent it: its JSON text as received, with its errors read
     /// from it (`shop --server` holds a server's answers this way).
     public init(json: String, errors: [GraphQLResponseError], isReplay: Bool = false) {

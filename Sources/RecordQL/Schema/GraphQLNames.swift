@@ -75,6 +75,8 @@ enum GraphQLNames {
     /// Root operation types.
     static let queryType = "Query"
     static let mutationType = "Mutation"
+    /// Live queries: the query root's fields, each answered again after commits that touch it.
+    static let subscriptionType = "Subscription"
 
     /// Arguments of the list, page and referrers fields.
     static let whereArgument = "where"
@@ -125,7 +127,7 @@ enum GraphQLNames {
     /// (see ``GraphQLNameMap``). Operator inputs are added by ``FilterKind``.
     static let sharedTypes =
         builtInTypes + [
-            queryType, mutationType, recordInterface, int64Scalar, timestampScalar, bytesScalar,
+            queryType, mutationType, subscriptionType, recordInterface, int64Scalar, timestampScalar, bytesScalar,
             locationType, locationInputType, assetType, referenceInputType, referenceActionEnum,
             sortDirectionEnum, deleteResultType, distanceFilterType, changesPageType, changeType,
         ]

@@ -7,6 +7,19 @@ extension SchemaBuilder {
     /// `TPage(…, after:): TPage!`, then `asset(sha256:): Bytes` and
     /// `changes(since:, limit:, recordTypes:): ChangesPage!`.
     func queryRoot() throws -> GraphQLObjectType {
+        try GraphQLObjectType(name: GraphQLNames.queryType, fields: try queryRootFields())
+    }
+
+    /// `Subscription`: the fields of `Query`, each a live query (answered again after every
+    /// commit that changes its result).
+    func subscriptionRoot() throws -> GraphQLObjectType {
+        try GraphQLObjectType(
+            name: GraphQLNames.subscriptionType, description: "Live queries: the query fields, answered again after each commit that changes them.",
+            fields: try queryRootFields())
+    }
+
+    /// The fields of the query root.
+    private func queryRootFields() throws -> GraphQLFieldMap {
         var fields: GraphQLFieldMap = [:]
         for type in stored {
             let typeNames = try names(of: type)
@@ -58,7 +71,7 @@ extension SchemaBuilder {
             description: "The records changed after a syncToken (every record without one), oldest change first, one page at a time.",
             args: SharedTypes.changesArguments()
         )
-        return try GraphQLObjectType(name: GraphQLNames.queryType, fields: fields)
+        return fields
     }
 
     /// `Mutation`: per record type `createT`, `updateT`, `deleteT`, and their list forms

@@ -70,6 +70,7 @@ final class SchemaBuilder {
         let graphQLSchema = try GraphQLSchema(
             query: try queryRoot(),
             mutation: stored.isEmpty ? nil : try mutationRoot(),
+            subscription: stored.isEmpty ? nil : try subscriptionRoot(),
             directives: [
                 GraphQLIncludeDirective, GraphQLSkipDirective, GraphQLDeprecatedDirective,
                 GraphQLSpecifiedByDirective, GraphQLOneOfDirective, shared.transaction,

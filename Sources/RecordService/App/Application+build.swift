@@ -16,7 +16,7 @@ public func buildApplication(
     let configuration = state.configuration
     var app = Application(
         router: buildRouter(state, logger: logger),
-        server: .http1(configuration: .init(additionalChannelHandlers: [RequestReadTimeoutHandler(timeout: configuration.readTimeout)])),
+        server: ServiceChannel.builder(webSocketRouter: buildWebSocketRouter(state), readTimeout: configuration.readTimeout),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "shop"),
         onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },
         logger: logger
@@ -53,6 +53,16 @@ public func buildRouter(_ state: ServiceState, logger: Logger) -> Router<Service
         to: dataGroup(router, databasePath, state: state, rendering: .cloudKit, target: .path(container: state.configuration.container)))
     ExplainController().addRoutes(
         to: dataGroup(router, databasePath, state: state, rendering: .graphQL, target: .path(container: state.configuration.container)))
+    return router
+}
+
+/// The routes a WebSocket upgrade may take: GraphQL over WebSocket (`graphql-transport-ws`) at
+/// the GraphQL endpoints. A request that matches none goes on to ``buildRouter(_:logger:)``.
+func buildWebSocketRouter(_ state: ServiceState) -> Router<ServiceRequestContext> {
+    let router = Router(context: ServiceRequestContext.self)
+    let webSocket = GraphQLWebSocketController(credentials: CredentialMiddleware(tokens: state.tokens, keys: state.keys), registry: state.databases)
+    webSocket.addRoute(to: router, "graphql", target: .fixed(.developmentPublic))
+    webSocket.addRoute(to: router, "database/1/:container/:environment/:database/graphql", target: .path(container: state.configuration.container))
     return router
 }
 

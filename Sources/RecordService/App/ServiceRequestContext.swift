@@ -1,10 +1,12 @@
 public import Hummingbird
+public import HummingbirdWebSocket
 public import NIOCore
 public import RecordKit
 
 /// The request context of every route: the request's id, the principal its credential resolved
-/// to and the database its path addresses, filled in by the middleware in that order.
-public struct ServiceRequestContext: RequestContext {
+/// to and the database its path addresses, filled in by the middleware in that order. A GraphQL
+/// WebSocket upgrade carries its handler in it (``webSocket``).
+public struct ServiceRequestContext: RequestContext, WebSocketRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The `X-Request-ID` of the request, echoed on its response.
     public var requestID: String = ""
@@ -17,10 +19,15 @@ public struct ServiceRequestContext: RequestContext {
 
     /// The address of the client (the peer of the connection), `nil` when unknown.
     public var remoteAddress: SocketAddress?
+    /// The connection (a subscriber too slow to read its events is closed through it).
+    public let channel: any Channel
+    /// The WebSocket handler of an upgrade, set by the GraphQL WebSocket route.
+    public let webSocket = WebSocketHandlerReference<ServiceRequestContext>()
 
     public init(source: Source) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        channel = source.channel
     }
 
     /// The client's IP address as text (what login attempts are counted by), `unknown` when none.

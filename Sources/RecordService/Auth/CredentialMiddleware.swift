@@ -34,7 +34,10 @@ public struct CredentialMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
-    private func principal(for text: String) async throws(ServiceError) -> Principal {
+    /// The principal of the token `text` (cached, or looked up on the blocking pool).
+    ///
+    /// - Throws: ``ServiceError`` 401 for a token that matches none, 503 when the accounts cannot be read.
+    func principal(for text: String) async throws(ServiceError) -> Principal {
         guard let token = AccessToken(text) else { throw ServiceError.unknownCredential }
         if let principal = tokens.cachedPrincipal(for: token) { return principal }
         let tokens = self.tokens

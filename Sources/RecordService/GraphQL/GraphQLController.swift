@@ -12,7 +12,9 @@ import RecordQL
 /// 405 for a mutation over GET, 200 once the operation ran (field errors included). A client
 /// that accepts only `application/json` gets 200 for every GraphQL request error, as the
 /// draft's legacy type says. 401/403 without a fitting credential, 406 for an `Accept` the
-/// service cannot meet, 415 for a body that is not `application/json`.
+/// service cannot meet, 415 for a body that is not `application/json`. A request that accepts
+/// `text/event-stream` is answered as server-sent events (``GraphQLEventStream``): how a
+/// subscription is served over HTTP.
 struct GraphQLController {
     let writes: IdempotentWrites
 
@@ -63,6 +65,21 @@ struct GraphQLController {
             return Self.response(status: status, json: error.response.json, mediaType: mediaType)
         }
         let access = try context.requireAccess()
+        if GraphQLEventStream.isAccepted(request.headers[.accept]) {
+            guard operation.kind != .mutation else {
+                throw ServiceError(
+                    .notAcceptable, code: .badRequest,
+                    "a mutation is answered with JSON, not an event stream; send it with 'Accept: application/graphql-response+json'")
+            }
+            return GraphQLEventStream.response(operation, engine: engine, access: access, channel: context.channel)
+        }
+        guard operation.kind != .subscription else {
+            return Self.requestError(
+                .unprocessableContent,
+                "a subscription is answered as a stream: send it with 'Accept: text/event-stream' (server-sent events) "
+                    + "or over a WebSocket with the graphql-transport-ws protocol",
+                mediaType: mediaType)
+        }
         guard operation.kind == .mutation else {
             return Self.response(status: .ok, json: await engine.run(operation, access: access).json, mediaType: mediaType)
         }
@@ -94,8 +111,10 @@ struct GraphQLController {
         return answer
     }
 
-    /// The media type to answer with, or 406.
+    /// The media type to answer with (an event stream's errors: `application/graphql-response+json`),
+    /// or 406.
     static func responseType(for request: Request) throws(ServiceError) -> GraphQLMediaType {
+        if GraphQLEventStream.isAccepted(request.headers[.accept]) { return .graphQLResponse }
         guard case .chosen(let type) = GraphQLMediaType.negotiate(request.headers[.accept]) else {
             throw ServiceError(
                 .notAcceptable, code: .badRequest,

@@ -23,6 +23,11 @@ struct GraphQLHTTPRequest: Sendable {
         } catch {
             throw Malformed(reason: "the body is not JSON: \(Self.describe(error)); send {\"query\": \"…\"}")
         }
+        try self.init(parameters: object)
+    }
+
+    /// The parameters of a JSON object (a POST body, a WebSocket `subscribe` payload).
+    init(parameters object: Map) throws(Malformed) {
         guard case .dictionary(let members) = object else {
             throw Malformed(reason: "the body must be a JSON object such as {\"query\": \"{ __typename }\"}")
         }

@@ -23,7 +23,7 @@ public struct DatabaseMiddleware: RouterMiddleware {
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        let address = try self.address(context)
+        let address = try target.address(context.parameters, principal: context.principal)
         do {
             context.database = try await registry.database(address)
         } catch {
@@ -32,12 +32,16 @@ public struct DatabaseMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
-    private func address(_ context: Context) throws(ServiceError) -> DatabaseAddress {
-        switch target {
+}
+
+extension DatabaseMiddleware.Target {
+    /// The database a route of this target serves, for the path's `parameters` and the
+    /// `principal` (whose private database `…/private/…` is).
+    func address(_ parameters: Parameters, principal: Principal?) throws(ServiceError) -> DatabaseAddress {
+        switch self {
         case .fixed(let address):
             return address
         case .path(let container):
-            let parameters = context.parameters
             guard parameters.get("container") == container else {
                 throw ServiceError(
                     .notFound, code: .notFound,
@@ -52,7 +56,7 @@ public struct DatabaseMiddleware: RouterMiddleware {
             case "public":
                 return DatabaseAddress(environment: environment, scope: .public)
             case "private":
-                guard case .user(let name)? = context.principal?.kind else {
+                guard case .user(let name)? = principal?.kind else {
                     throw ServiceError(.notFound, code: .notFound, "a private database belongs to a user: send a user's token")
                 }
                 return DatabaseAddress(environment: environment, scope: .private(user: name))

@@ -110,6 +110,28 @@ final class LocalBackend: ShopBackend {
         await queryEngine.execute(document)
     }
 
+    func watch(_ document: String) async throws(RecordError) -> AsyncThrowingStream<GraphQLResponse, any Error> {
+        let engine = queryEngine
+        let operation: PreparedOperation
+        do throws(RequestFailure) {
+            operation = try await engine.prepare(document: document)
+        } catch {
+            let response = error.response
+            return AsyncThrowingStream { continuation in
+                continuation.yield(response)
+                continuation.finish()
+            }
+        }
+        let results = engine.subscribe(operation)
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                for await response in results { continuation.yield(response) }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
     func explain(_ document: String) async throws(RecordError) -> String {
         try await queryEngine.explain(document)
     }

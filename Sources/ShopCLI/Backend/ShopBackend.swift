@@ -39,6 +39,10 @@ protocol ShopBackend: AnyObject {
     func apply(_ operation: RecordOperation) async throws(RecordError) -> OperationResult
     /// Runs a GraphQL document typed at the prompt (a query or a mutation).
     func execute(_ document: String) async throws(RecordError) -> GraphQLResponse
+    /// The live results of a GraphQL subscription (``WatchCommand``): its result at once, then
+    /// its new result after each commit that changes it, until the stream is dropped. A request
+    /// error (a document that does not validate) is the first and only response.
+    func watch(_ document: String) async throws(RecordError) -> AsyncThrowingStream<GraphQLResponse, any Error>
     /// The query-language engine's plan for a GraphQL query.
     func explain(_ document: String) async throws(RecordError) -> String
     /// The storage's SQL and plan for a record query.

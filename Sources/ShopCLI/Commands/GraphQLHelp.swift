@@ -40,6 +40,10 @@ enum GraphQLHelp {
           mutation @transaction(id: "order-42") { ... } runs once: a retry with the
           same ID returns the stored result (see: transactions).
 
+        LIVE     subscription { Items(where: {list: {eq: "L1"}}) { name } } has the
+          query fields (one of them) and answers again after each commit that
+          changes the result; watch { ... } prints it so until Ctrl-C.
+
         VALUES   INT64 is a JSON number, TIMESTAMP ISO-8601 text, BYTES base64,
           LOCATION {latitude, longitude}, ASSET {size, sha256}.
 

@@ -28,7 +28,7 @@ struct ShopCommands: ParsableCommand {
             ListsCommand.self, ListCommand.self, ItemsCommand.self, ItemCommand.self,
             CountCommand.self, ImportCommand.self, ExportCommand.self,
             SchemaCommand.self, TransactionsCommand.self, TransactionCommand.self,
-            ExplainCommand.self, SourceCommand.self, HelpCommand.self, QuitCommand.self,
+            ExplainCommand.self, WatchCommand.self, SourceCommand.self, HelpCommand.self, QuitCommand.self,
         ],
         helpNames: []
     )

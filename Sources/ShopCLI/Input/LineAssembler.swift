@@ -5,13 +5,15 @@ import RecordQL
 /// that may span lines until their braces balance. Blank lines and `#` comment lines are skipped.
 ///
 /// A line is GraphQL when it starts with `{`, `query` or `mutation` (and `explain` followed by
-/// one of those explains the document).
+/// one of those explains the document; `watch` followed by one of those or `subscription`
+/// watches it).
 struct LineAssembler {
     /// The unfinished GraphQL document's text so far.
     private var document = ""
     /// The line the unfinished document starts on; `nil` when none is.
     private(set) var pendingLine: Int?
-    private var isExplain = false
+    /// What the document is for: run, explained or watched.
+    private var purpose = Purpose.run
     private var balance = GraphQLTextScanner()
 
     /// Whether a GraphQL document is unfinished (the prompt shows `...> `).
@@ -28,12 +30,12 @@ struct LineAssembler {
         let trimmed = line.trimmingWhitespace
         if trimmed.isEmpty || trimmed.hasPrefix("#") { return nil }
         if Self.startsGraphQL(trimmed) {
-            return start(trimmed, line: number, isExplain: false)
+            return start(trimmed, line: number, purpose: .run)
         }
-        if trimmed.hasPrefix("explain"), Self.firstWord(of: trimmed) == "explain" {
-            let rest = String(trimmed.dropFirst("explain".count)).trimmingWhitespace
-            if Self.startsGraphQL(rest) {
-                return start(rest, line: number, isExplain: true)
+        for purpose in [Purpose.explain, .watch] where Self.firstWord(of: trimmed) == purpose.rawValue {
+            let rest = String(trimmed.dropFirst(purpose.rawValue.count)).trimmingWhitespace
+            if Self.startsGraphQL(rest) || (purpose == .watch && Self.firstWord(of: rest) == "subscription") {
+                return start(rest, line: number, purpose: purpose)
             }
         }
         return ScriptEntry(kind: .command(try LineTokenizer.words(line)), line: number)
@@ -58,10 +60,10 @@ struct LineAssembler {
         balance = GraphQLTextScanner()
     }
 
-    private mutating func start(_ text: String, line: Int, isExplain: Bool) -> ScriptEntry? {
+    private mutating func start(_ text: String, line: Int, purpose: Purpose) -> ScriptEntry? {
         document = text
         pendingLine = line
-        self.isExplain = isExplain
+        self.purpose = purpose
         balance = GraphQLTextScanner()
         balance.scan(text)
         return completed()
@@ -69,9 +71,22 @@ struct LineAssembler {
 
     private mutating func completed() -> ScriptEntry? {
         guard let line = pendingLine, balance.isComplete else { return nil }
-        let entry = ScriptEntry(kind: isExplain ? .explainGraphQL(document) : .graphQL(document), line: line)
+        let kind: ScriptEntry.Kind =
+            switch purpose {
+            case .run: .graphQL(document)
+            case .explain: .explainGraphQL(document)
+            case .watch: .watchGraphQL(document)
+            }
+        let entry = ScriptEntry(kind: kind, line: line)
         abandon()
         return entry
+    }
+
+    /// What a GraphQL document is for: the command word before it, if any.
+    private enum Purpose: String {
+        case run = ""
+        case explain
+        case watch
     }
 
     /// Whether `text` (trimmed) begins a GraphQL document.

@@ -7,6 +7,8 @@ struct ScriptEntry: Equatable {
         case graphQL(String)
         /// `explain` followed by a GraphQL document.
         case explainGraphQL(String)
+        /// `watch` followed by a GraphQL document (a query or a subscription).
+        case watchGraphQL(String)
     }
 
     var kind: Kind

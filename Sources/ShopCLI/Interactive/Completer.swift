@@ -87,10 +87,13 @@ struct Completer {
         return Completion(typed: typed, candidates: candidates)
     }
 
+    /// Whether `text` is `explain` or `watch` followed by a GraphQL document.
     private func isExplainingGraphQL(_ text: String) -> Bool {
         let trimmed = text.trimmingWhitespace
-        return LineAssembler.firstWord(of: trimmed) == "explain"
-            && LineAssembler.startsGraphQL(String(trimmed.dropFirst("explain".count)).trimmingWhitespace)
+        let word = LineAssembler.firstWord(of: trimmed)
+        guard word == "explain" || word == "watch" else { return false }
+        let rest = String(trimmed.dropFirst(word.count)).trimmingWhitespace
+        return LineAssembler.startsGraphQL(rest) || (word == "watch" && LineAssembler.firstWord(of: rest) == "subscription")
     }
 
     static let fieldTypes = ["STRING", "INT64", "DOUBLE", "NUMBER", "TIMESTAMP", "BYTES", "REFERENCE", "ASSET", "LOCATION", "LIST<STRING>", "LIST<INT64>"]

@@ -136,6 +136,8 @@ struct ScriptRunner {
             try await GraphQLOutput.run(document, in: session)
         case .explainGraphQL(let document):
             try await ExplainCommand.explainGraphQL(document, in: session)
+        case .watchGraphQL(let document):
+            try await WatchCommand.watch(document, in: session)
         }
         return .proceed
     }

@@ -39,6 +39,9 @@ public final class RecordDatabase: Sendable {
     /// The databases of the custom zones opened so far, by name, with the zone's id
     /// (``RecordDatabase/zone(_:)``).
     let openZones = Mutex<[String: (id: Int64, database: RecordDatabase)]>([:])
+    /// Tells ``commitNotices()``'s subscribers about commits: this process's, and (while anyone
+    /// listens) those of other processes on the same file.
+    let commits: CommitBroadcaster
 
     /// Opens the database at `path`, creating it with `bootstrap` when it is new (by default
     /// with no record types: add them with ``updateSchema(to:mode:)``). An existing database keeps its
@@ -77,14 +80,22 @@ public final class RecordDatabase: Sendable {
                 }
             }
         }
+        let opened: any DatabaseWriter
         do {
             if readOnly, let location {
-                writer = try BusyRetry.run { try Self.openReadOnly(at: location, configuration: configuration) }
+                opened = try BusyRetry.run { try Self.openReadOnly(at: location, configuration: configuration) }
             } else {
-                writer = try BusyRetry.run { try Self.openStorage(at: location, configuration: configuration, bootstrap: bootstrap) }
+                opened = try BusyRetry.run { try Self.openStorage(at: location, configuration: configuration, bootstrap: bootstrap) }
             }
         } catch {
             throw RecordError.wrapping(error, path: location)
+        }
+        writer = opened
+        // Only a file can be written by another process; a read-only one never commits itself.
+        if location == nil || readOnly {
+            commits = CommitBroadcaster()
+        } else {
+            commits = CommitBroadcaster(watch: { Self.watchOtherProcesses(opened, for: $0) })
         }
     }
 
@@ -202,6 +213,7 @@ public final class RecordDatabase: Sendable {
         let transaction = RecordTransaction(db, snapshot: try snapshot(db), databasePath: path, access: access)
         let result = try body(transaction)
         try transaction.changeLog.write(to: db)
+        announceAfterCommit(transaction.changeLog.recordTypes, db)
         return result
     }
 

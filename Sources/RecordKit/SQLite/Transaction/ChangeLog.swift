@@ -16,15 +16,20 @@ struct ChangeLog {
     }
 
     private var entries: [Entry] = []
+    /// The record types of every entry logged in the transaction, written or not (what its
+    /// commit notice names, ``CommitNotice``).
+    private(set) var recordTypes: Set<String> = []
 
     /// Logs that `recordName` of `recordType` was saved with `changeTag` at `at` (milliseconds).
     mutating func saved(_ recordType: String, _ recordName: String, changeTag: String, at: Int64) {
         entries.append(Entry(recordType: recordType, recordName: recordName, kind: .saved, changeTag: changeTag, at: at))
+        recordTypes.insert(recordType)
     }
 
     /// Logs that `recordName` of `recordType` was deleted at `at` (milliseconds).
     mutating func deleted(_ recordType: String, _ recordName: String, at: Int64) {
         entries.append(Entry(recordType: recordType, recordName: recordName, kind: .deleted, changeTag: nil, at: at))
+        recordTypes.insert(recordType)
     }
 
     /// Logs, set-wise in SQL, the deletion of the `recordType` records selected by `selection`
@@ -40,6 +45,7 @@ struct ChangeLog {
                 """
         ).execute(arguments: [names, recordType, at])
         guard db.changesCount > 0 else { return [] }
+        recordTypes.insert(recordType)
         // The rows just logged are the last `changesCount` sequence numbers (each is the
         // largest so far plus one).
         let before = db.lastInsertedRowID - Int64(db.changesCount)

@@ -120,6 +120,28 @@ final class RemoteBackend: ShopBackend {
         return try await graphQL(body, transactionID: isMutation ? UUID().uuidString.lowercased() : nil)
     }
 
+    func watch(_ document: String) async throws(RecordError) -> AsyncThrowingStream<GraphQLResponse, any Error> {
+        let body = JSONValue.members(["query": .string(document)])
+        let request = ServerRequest(method: .POST, url: connection.settings.endpoint("graphql"), body: Data(body.text.utf8))
+        let events = try await connection.events(request)
+        let location = self.location
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    for try await event in events where event.name == "next" || event.name == "error" {
+                        let document = JSONValue(parsing: event.data) ?? .null
+                        continuation.yield(GraphQLResponse(json: event.data, errors: ServerErrors.graphQLErrors(in: document)))
+                        if event.name == "error" { break }
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: RecordError(.internalError, "the server at \(location) stopped sending changes: \(error)"))
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
     /// The server's `…/explain` (admin tokens) answers with its engine's plan.
     func explain(_ document: String) async throws(RecordError) -> String {
         let answer = try await json(try await send(.POST, "explain", body: .members(["query": .string(document)]), document: document))

@@ -30,7 +30,7 @@ struct ServerResponse: Sendable {
 /// reported on standard error; Ctrl-C (``Interruption``) abandons the request.
 final class ServerConnection {
     let settings: ServerSettings
-    private let client: HTTPClient
+    let client: HTTPClient
     private let interruption: Interruption
     private let console: Console
     /// Whether the server has answered once: before that, a refused connection means a wrong
@@ -136,7 +136,7 @@ final class ServerConnection {
     /// The largest answer read: a response limit far above the service's own.
     static let maximumResponseSize = 512 << 20
 
-    private func httpRequest(for request: ServerRequest) -> HTTPClientRequest {
+    func httpRequest(for request: ServerRequest) -> HTTPClientRequest {
         var http = HTTPClientRequest(url: request.url)
         http.method = request.method
         http.headers.add(name: "Accept", value: "application/graphql-response+json, application/json;q=0.9")

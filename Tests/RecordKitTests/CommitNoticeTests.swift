@@ -1,0 +1,70 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import RecordKit
+
+/// The commit notices behind live queries: told after a commit with the record types it
+/// touched, never for a rollback, and for commits made through another connection to the file
+/// (as another process makes them).
+@Suite(.timeLimit(.minutes(1)))
+struct CommitNoticeTests {
+    private struct Refused: Error {}
+
+    @Test func aCommitIsToldWithTheRecordTypesItTouched() async throws {
+        let file = TemporaryDatabase()
+        let db = try file.open()
+        var notices = db.commitNotices().makeAsyncIterator()
+        try await db.write { transaction in
+            _ = try transaction.apply(.create(Shopping.list("L1", "Groceries")))
+            _ = try transaction.apply(.create(Shopping.item("I1", "Milk", in: "L1")))
+        }
+        #expect(await notices.next() == CommitNotice(recordTypes: ["Lists", "Items"]))
+        _ = try await db.write { try $0.delete(recordName: "L1") }
+        #expect(await notices.next() == CommitNotice(recordTypes: ["Lists", "Items"]))
+    }
+
+    @Test func aRolledBackTransactionIsNeverTold() async throws {
+        let file = TemporaryDatabase()
+        let db = try file.open()
+        _ = try db.save(Shopping.list("L1", "Groceries"))
+        var notices = db.commitNotices().makeAsyncIterator()
+        #expect(throws: Refused.self) {
+            try db.write { transaction in
+                _ = try transaction.apply(.create(Shopping.list("L2", "Hardware")))
+                throw Refused()
+            }
+        }
+        await #expect(throws: Refused.self) {
+            try await db.write { transaction in
+                _ = try transaction.apply(.create(Shopping.list("L3", "Garden")))
+                throw Refused()
+            }
+        }
+        _ = try db.save(Shopping.item("I1", "Milk", in: "L1"))
+        // Notices merge while no one takes them: a told rollback would have added Lists.
+        #expect(await notices.next() == CommitNotice(recordTypes: ["Items"]))
+    }
+
+    @Test func aCommitThroughAnotherConnectionToTheFileIsTold() async throws {
+        let file = TemporaryDatabase()
+        let db = try file.open()
+        let other = try file.open()
+        var notices = db.commitNotices().makeAsyncIterator()
+        // The watch for other writers starts with the first subscriber: give it one check.
+        try await Task.sleep(for: RecordDatabase.otherProcessCheckInterval * 3)
+        _ = try other.save(Shopping.list("L1", "Groceries"))
+        #expect(await notices.next() == CommitNotice(recordTypes: ["Lists"]))
+        _ = try other.save(Shopping.item("I1", "Milk", in: "L1"))
+        #expect(await notices.next() == CommitNotice(recordTypes: ["Items"]))
+    }
+
+    @Test func noticesStopWhenTheSubscriberGoesAway() async throws {
+        let db = try TemporaryDatabase().open()
+        var subscription: CommitNotices? = db.commitNotices()
+        #expect(db.commits.hasSubscribers)
+        _ = subscription
+        subscription = nil
+        #expect(!db.commits.hasSubscribers)
+    }
+}
