@@ -21,7 +21,7 @@ enum GraphQLWebSocketMessage: Sendable {
     init(text: String) throws(Invalid) {
         let object: OrderedDictionary<String, Map>
         do {
-            guard case .dictionary(let members) = try JSONDecoder().decode(DecodedMap.self, from: Data(text.utf8)).map else {
+            guard case .dictionary(let members) = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)).map else {
                 throw Invalid(reason: "a message is a JSON object with a 'type'")
             }
             object = members
