@@ -7,7 +7,7 @@ import Testing
 /// The commit notices behind live queries: told after a commit with the record types it
 /// touched, never for a rollback, and for commits made through another connection to the file
 /// (as another process makes them).
-@Suite(.timeLimit(.minutes(1)))
+@Suite
 struct CommitNoticeTests {
     private struct Refused: Error {}
 

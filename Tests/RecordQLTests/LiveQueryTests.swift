@@ -7,7 +7,7 @@ import Testing
 /// Subscriptions: the query's result at once, then its new result after each commit that
 /// changes it; an unchanged result, a commit to another record type and a rolled-back batch
 /// give nothing.
-@Suite(.timeLimit(.minutes(1)))
+@Suite
 struct LiveQueryTests {
     let shop: EngineFixture
 

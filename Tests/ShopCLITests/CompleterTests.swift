@@ -16,7 +16,10 @@ import Testing
     @Test(arguments: [
         (
             "", "",
-            ["lists", "list", "items", "item", "count", "import", "export", "schema", "transactions", "transaction", "explain", "source", "help", "quit"]
+            [
+                "lists", "list", "items", "item", "count", "import", "export", "schema", "transactions", "transaction", "explain", "watch", "source", "help",
+                "quit",
+            ]
         ),
         ("li", "li", ["lists", "list"]),
         ("list d", "d", ["delete"]),
