@@ -174,6 +174,7 @@ def attempts(url, names, types):
                     "recordType": record_type, "recordName": name, "fields": {field: {"value": "pwned"}}}}]}))
             for operation in ("delete", "forceDelete"):
                 tries.append(("POST", "records/modify", {"operations": [{"operationType": operation, "record": {"recordName": name}}]}))
+        tries.append(("SSE", "graphql", {"query": f"subscription {{ {record_type} {{ recordName {field} }} }}"}))
         tries.append(("POST", "records/changes", {"desiredRecordTypes": [record_type]}))
         tries.append(("POST", "graphql", {"query": f"{{ changes(recordTypes: [\"{record_type}\"]) {{ changes {{ recordName record {{ ... on {record_type} {{ {field} }} }} }} }} }}"}))
     tries.append(("POST", "records/lookup", {"records": [{"recordName": name} for name in names]}))
@@ -186,13 +187,32 @@ def attempts(url, names, types):
     return tries
 
 
+def first_event(client, url, body):
+    """The first event of a GraphQL subscription over server-sent events (its first result, or
+    its refusal), read as text; the stream is closed after it."""
+    with client.stream("POST", url, json=body, headers={"Accept": "text/event-stream"}) as response:
+        if not response.headers.get("content-type", "").startswith("text/event-stream"):
+            return response.read().decode()
+        text = ""
+        for chunk in response.iter_text():
+            text += chunk
+            if "\n\n" in text:
+                break
+        return text
+
+
 def run_attempts(tenancy, who, url, tries, secrets):
     refused = 0
     with tenancy.client(who) as client:
         for method, path, body in tries:
-            response = client.request(method, f"{url}/{path}", json=body) if body is not None else client.request(method, f"{url}/{path}")
+            if method == "SSE":
+                text = first_event(client, f"{url}/{path}", body)
+            elif body is not None:
+                text = client.request(method, f"{url}/{path}", json=body).text
+            else:
+                text = client.request(method, f"{url}/{path}").text
             for secret in secrets:
-                assert secret not in response.text, f"{who} {method} {path} {body}: leaked"
+                assert secret not in text, f"{who} {method} {path} {body}: leaked"
             refused += 1
     return refused
 
