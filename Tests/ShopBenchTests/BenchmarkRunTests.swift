@@ -9,8 +9,8 @@ import Testing
     /// The rows `shop-bench` prints, the seven budgeted ones of docs/bench.md and the others.
     static let workloadCount = 17
 
-    @Test func everyWorkloadRunsAndReportsFiguresAndAVerdict() throws {
-        let report = try BenchmarkBinary.runQuick()
+    @Test func everyWorkloadRunsAndReportsFiguresAndAVerdict() async throws {
+        let report = try await BenchmarkBinary.runQuick()
         #expect(report.machine.hasPrefix("machine: "))
         #expect(report.verdictsAreIndicative, "a --quick run says its verdicts only indicate")
         #expect(report.results.count == Self.workloadCount, "rows: \(report.results.map(\.workload))")
@@ -73,20 +73,20 @@ enum BenchmarkBinary {
     static var path: String? { BuiltProducts.executable("shop-bench") }
 
     /// Runs `shop-bench --quick --json` and decodes its report.
-    static func runQuick() throws -> BenchmarkReport {
-        try run(["--quick", "--json"])
+    static func runQuick() async throws -> BenchmarkReport {
+        try await run(["--quick", "--json"])
     }
 
     /// Runs `shop-bench` with `arguments` and a new `--folder`, and decodes the report it prints;
     /// its progress (standard error) is shown when it fails.
-    static func run<Report: Decodable>(_ arguments: [String], timeout: TimeInterval = 300) throws -> Report {
+    static func run<Report: Decodable>(_ arguments: [String], timeout: TimeInterval = 300) async throws -> Report {
         guard let path else {
             throw BenchmarkRunError("shop-bench is not built next to the tests; run swift build --build-tests first")
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shop-bench-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try ChildProcess.run(path, arguments + ["--folder", folder.appendingPathComponent("data").path], timeout: timeout)
+        let run = try await ChildProcess.runOffThePool(path, arguments + ["--folder", folder.appendingPathComponent("data").path], timeout: timeout)
         guard run.status == 0 else {
             throw BenchmarkRunError("shop-bench \(arguments.joined(separator: " ")) failed (status \(run.status)):\n\(run.errors)")
         }

@@ -26,10 +26,10 @@ import Testing
     @Test(
         .enabled(if: shopServes, "the shop built here has no serve command yet"),
         .enabled(if: servesCloudKitRecords, "shop serve does not serve records/query and records/modify yet"))
-    func everyServiceRowRunsAgainstShopServeAloneAndReportsFigures() throws {
+    func everyServiceRowRunsAgainstShopServeAloneAndReportsFigures() async throws {
         // 4-second loads: in the debug build one createManyItems of 500 records takes 1.5-2.7 s,
         // so a 1-second load of that row could end before any request completes.
-        let report: ServiceReport = try BenchmarkBinary.run(["service", "--quick", "--json", "--seconds", "4"], timeout: 240)
+        let report: ServiceReport = try await BenchmarkBinary.run(["service", "--quick", "--json", "--seconds", "4"], timeout: 240)
         #expect(report.machine.hasPrefix("machine: "))
         #expect(report.verdictsAreIndicative)
         let workloads = report.results.map(\.workload)

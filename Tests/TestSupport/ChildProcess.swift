@@ -190,6 +190,22 @@ public final class ChildProcess: Sendable {
     }
 }
 
+extension ChildProcess {
+    /// ``run(_:_:environment:removing:input:output:timeout:)`` waited for on a thread of its own,
+    /// for async callers that run a process for long: waiting must not hold one of Swift
+    /// concurrency's cooperative threads (a test run has one per core), or every other async test
+    /// waits with it — and one that watches the clock meanwhile fails.
+    public static func runOffThePool(
+        _ executable: String, _ arguments: [String] = [], environment: [String: String] = [:], timeout: TimeInterval = 120
+    ) async throws -> ProcessRun {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result { try run(executable, arguments, environment: environment, timeout: timeout) })
+            }.start()
+        }
+    }
+}
+
 /// What a process wrote and how it exited.
 public struct ProcessRun: Sendable {
     /// The exit status (for a process killed by a signal, the signal's number).
