@@ -205,6 +205,28 @@ def test_idle_connections_are_closed_after_the_read_timeout(impatient_server):
     assert_still_answering(impatient_server)
 
 
+def test_a_kept_alive_connection_left_idle_is_closed_without_an_unasked_for_answer(impatient_server):
+    # A 408 there would be read by a client reusing the connection as the answer to its next
+    # request (URLSession did just that): an idle kept-alive connection just closes.
+    host, port = impatient_server.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as connection:
+        connection.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        answered = b""
+        while b"\r\n\r\n" not in answered:
+            answered += connection.recv(65536)
+        assert status_of(answered) == 200
+        head, _, body = answered.partition(b"\r\n\r\n")
+        length = int(next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")))
+        while len(body) < length:
+            body += connection.recv(65536)
+        time.sleep(1.5)
+        rest = b""
+        while chunk := connection.recv(65536):
+            rest += chunk
+        assert rest == b""
+    assert_still_answering(impatient_server)
+
+
 def test_500_idle_connections_do_not_stop_health(server):
     host, port = server.url.removeprefix("http://").split(":")
     idle = [socket.create_connection((host, int(port)), timeout=10) for _ in range(500)]

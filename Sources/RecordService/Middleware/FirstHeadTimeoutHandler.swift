@@ -12,18 +12,14 @@ final class FirstHeadTimeoutHandler: ChannelInboundHandler, RemovableChannelHand
     typealias InboundOut = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    private let timeout: TimeAmount
-    private let timeoutText: String
+    private let timeout: ReadTimeout
     private var deadline: Scheduled<Void>?
     /// The last bytes read, to find the blank line that ends the head across reads.
     private var tail: [UInt8] = []
     private var expired = false
 
     init(timeout: Duration) {
-        let (seconds, attoseconds) = timeout.components
-        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
-        self.timeout = .milliseconds(milliseconds)
-        self.timeoutText = milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
+        self.timeout = ReadTimeout(timeout)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -54,26 +50,19 @@ final class FirstHeadTimeoutHandler: ChannelInboundHandler, RemovableChannelHand
 
     private func arm(_ context: ChannelHandlerContext) {
         deadline?.cancel()
-        deadline = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) { [self] in
+        deadline = context.eventLoop.assumeIsolated().scheduleTask(in: timeout.amount) { [self] in
             self.expire(context)
         }
     }
 
-    /// The head did not arrive in time: 408, then the way out closes, and the connection a
-    /// moment later (closing at once with unread bytes could reset the connection before the
-    /// client reads the 408).
+    /// The head did not arrive in time: 408, and the connection closes.
     private func expire(_ context: ChannelHandlerContext) {
         expired = true
-        let error = ServiceError(
-            .requestTimeout, code: .badRequest,
-            "the request's headers did not arrive within \(timeoutText); send the whole request at once (the connection was closed)"
-        )
-        let (contentType, body) = ErrorRendering.of(path: "").rendered(error, accept: nil)
+        let (contentType, body) = ErrorRendering.of(path: "").rendered(timeout.error("headers"), accept: nil)
         let head =
             "HTTP/1.1 408 Request Timeout\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
         context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: head + body)), promise: nil)
-        context.close(mode: .output, promise: nil)
-        context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(2)) { context.close(promise: nil) }
+        ReadTimeout.closeLingering(context)
     }
 }
 

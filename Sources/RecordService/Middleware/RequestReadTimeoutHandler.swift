@@ -3,12 +3,15 @@ import NIOCore
 import NIOHTTPTypes
 
 /// Answers `408 Request Timeout` and closes the connection when a request does not arrive whole
-/// in time: its head within the read timeout of the connection opening (or of the previous
-/// response), its body within the read timeout of its head. A client trickling its headers or
-/// its body a byte at a time therefore holds a connection for at most twice the timeout, and
-/// learns why it was dropped; the time a route takes to answer is not limited.
+/// in time: its body within the read timeout of its head. A kept-alive connection whose next
+/// request does not begin within the read timeout of the previous response is closed without a
+/// word, as an idle connection is (a 408 there would race with a client reusing the connection
+/// and be read as the answer to its next request). A client trickling its body a byte at a time
+/// therefore holds a connection for at most twice the timeout, and learns why it was dropped;
+/// the time a route takes to answer is not limited. (The connection's first head is timed
+/// before HTTP decoding, by ``FirstHeadTimeoutHandler``.)
 ///
-/// Hummingbird's own `idleTimeout` closes such connections without a word, so this handler sits
+/// Hummingbird's own `idleTimeout` closes a connection trickling its body without a word, so this handler sits
 /// in its place among the HTTP/1 channel's additional handlers (after HTTP decoding, before the
 /// request is handled). The 408 body has the shape of the API the path belongs to
 /// (``ErrorRendering/of(path:)``); a connection whose request was already answered (a 413 sent
@@ -22,9 +25,7 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
     /// The error the request's body stream fails with when its body did not arrive in time.
     struct Expired: Error {}
 
-    private let timeout: TimeAmount
-    /// The timeout as the 408's reason says it: "30 s", "1500 ms".
-    private let timeoutText: String
+    private let timeout: ReadTimeout
     private var deadline: Scheduled<Void>?
     /// The head of the request being read: received, its end not yet.
     private var reading: HTTPRequest?
@@ -35,10 +36,7 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
     private var expired = false
 
     init(timeout: Duration) {
-        let (seconds, attoseconds) = timeout.components
-        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
-        self.timeout = .milliseconds(milliseconds)
-        self.timeoutText = milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
+        self.timeout = ReadTimeout(timeout)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -96,7 +94,7 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
 
     private func arm(_ context: ChannelHandlerContext) {
         disarm()
-        deadline = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) { [self] in
+        deadline = context.eventLoop.assumeIsolated().scheduleTask(in: timeout.amount) { [self] in
             self.expire(context)
         }
     }
@@ -106,18 +104,18 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
         deadline = nil
     }
 
-    /// The head or the body did not arrive in time: 408 when the request has no answer yet, then
-    /// the connection closes, failing the body stream a route may be reading.
+    /// The body did not arrive in time: 408 when the request has no answer yet, then the
+    /// connection closes, failing the body stream a route may be reading. No request begun in
+    /// time on a kept-alive connection: it closes at once.
     private func expire(_ context: ChannelHandlerContext) {
         deadline = nil
-        let unansweredRequest = reading.map { _ in unanswered == 1 } ?? (unanswered == 0)
-        if !responding, unansweredRequest {
-            let part = reading == nil ? "headers" : "body"
-            let error = ServiceError(
-                .requestTimeout, code: .badRequest,
-                "the request's \(part) did not arrive within \(timeoutText); send the whole request at once (the connection was closed)"
-            )
-            let (contentType, body) = ErrorRendering.of(path: reading?.path ?? "").rendered(error, accept: reading?.headerFields[.accept])
+        expired = true
+        guard let reading else {
+            context.close(promise: nil)
+            return
+        }
+        if !responding, unanswered == 1 {
+            let (contentType, body) = ErrorRendering.of(path: reading.path ?? "").rendered(timeout.error("body"), accept: reading.headerFields[.accept])
             let buffer = context.channel.allocator.buffer(string: body)
             let head = HTTPResponse(
                 status: .requestTimeout,
@@ -127,21 +125,9 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
             context.write(wrapOutboundOut(.body(buffer)), promise: nil)
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         }
-        expired = true
-        if reading != nil { context.fireErrorCaught(Expired()) }
-        closeLingering(context)
+        context.fireErrorCaught(Expired())
+        ReadTimeout.closeLingering(context)
     }
-
-    /// Closes the way out first and the connection a moment later, discarding what the client
-    /// still sends meanwhile: closing at once with bytes of its unread would reset the connection,
-    /// and a reset can destroy the 408 before the client reads it.
-    private func closeLingering(_ context: ChannelHandlerContext) {
-        context.close(mode: .output, promise: nil)
-        context.eventLoop.assumeIsolated().scheduleTask(in: Self.lingering) { context.close(promise: nil) }
-    }
-
-    /// How long a connection is kept, reading and discarding, after its 408.
-    private static let lingering = TimeAmount.seconds(2)
 }
 
 @available(*, unavailable)
