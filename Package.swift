@@ -113,7 +113,7 @@ let package = Package(
             name: "shop-bench",
             dependencies: [
                 "RecordKit", "RecordQL", "ShopCLI", "CSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "GraphQL", package: "GraphQL"), .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .testTarget(name: "ShopBenchTests", dependencies: ["shop-bench", "shop", "TestSupport"]),

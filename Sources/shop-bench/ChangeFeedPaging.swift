@@ -18,11 +18,7 @@ enum ChangeFeedPaging {
         var recordsPerSecond: Double { seconds > 0 ? Double(records) / seconds : 0 }
 
         /// Median and 99th percentile of the pages' latencies.
-        var percentiles: (p50: Double, p99: Double) {
-            let sorted = pageSeconds.sorted()
-            guard !sorted.isEmpty else { return (0, 0) }
-            return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))])
-        }
+        var percentiles: (p50: Double, p99: Double) { Timing.percentiles(pageSeconds) }
     }
 
     /// A `records/changes` answer, read as a client reads it: every record decoded (its name

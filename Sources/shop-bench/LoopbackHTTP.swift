@@ -61,8 +61,11 @@ enum LoopbackHTTP {
 }
 
 /// Seconds from `start` to now.
-func seconds(since start: ContinuousClock.Instant) -> Double {
-    let elapsed = ContinuousClock.now - start
+func seconds(since start: ContinuousClock.Instant) -> Double { seconds(from: start, to: .now) }
+
+/// Seconds from `start` to `end`.
+func seconds(from start: ContinuousClock.Instant, to end: ContinuousClock.Instant) -> Double {
+    let elapsed = end - start
     return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 }
 

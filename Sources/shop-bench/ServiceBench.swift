@@ -24,6 +24,8 @@ final class ServiceBench {
     /// record encoded as CloudKit's JSON and decoded by the client) at least this share of the
     /// engine naming them in process.
     static let feedBudget = 0.25
+    /// The commit-to-subscriber row's budget for its p99, in seconds.
+    static let subscriberLatencyBudget = 0.05
     /// Starts timed per server for the start-to-first-answer row (the median is shown).
     static let starts = 3
 
@@ -103,6 +105,11 @@ final class ServiceBench {
             String(
                 format: "shop serve records/changes, %d a page: %.0f records/s over %d pages", ChangeFeedPaging.pageSize, feed.recordsPerSecond,
                 feed.pageSeconds.count))
+        let live = try await LiveLatency.run(shop, duration: Double(loadSeconds))
+        let (latency, write) = (Timing.percentiles(live.latencies), Timing.percentiles(live.writeRoundTrips))
+        log(
+            "shop serve commit to subscriber, \(live.commits) commits to \(LiveLatency.subscribers) subscribers: p50 \(formatDuration(latency.p50)), "
+                + "p99 \(formatDuration(latency.p99)) (the writes' own round trip: p50 \(formatDuration(write.p50)), p99 \(formatDuration(write.p99)))")
         var memory: [String: Double] = [:]
         for target in targets { memory[target.name] = try target.server.unwrapped("\(target.name)'s process").memory().peak }
         for target in targets { target.stop() }
@@ -135,6 +142,12 @@ final class ServiceBench {
                 workload: "records/changes paged out from no token, resultsLimit \(ChangeFeedPaging.pageSize), one page after another",
                 unit: .recordsPerSecond, shop: .init(feed.recordsPerSecond, p50: feed.percentiles.p50, p99: feed.percentiles.p99),
                 engine: .init(engineFeed.recordsPerSecond), engineWork: "changePage", budget: .timesEngine(Self.feedBudget)
+            ))
+        results.append(
+            ServiceResult(
+                workload: "commit to subscriber, p99: \(LiveLatency.subscribers) SSE subscriptions, \(LiveLatency.commitsPerSecond) commits/s "
+                    + "through records/modify (write sent to event; the write's own round trip: p50 \(formatDuration(write.p50)))",
+                unit: .seconds, shop: .init(latency.p99, p50: latency.p50, p99: latency.p99), budget: .below(Self.subscriberLatencyBudget)
             ))
         results.append(
             ServiceResult(

@@ -20,6 +20,13 @@ struct Timing: Encodable {
         return count % 2 == 1 ? samples[count / 2] : (samples[count / 2 - 1] + samples[count / 2]) / 2
     }
 
+    /// The median and the 99th percentile of `samples` (in any order; zeros when empty).
+    static func percentiles(_ samples: [Double]) -> (p50: Double, p99: Double) {
+        let sorted = samples.sorted()
+        guard !sorted.isEmpty else { return (0, 0) }
+        return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))])
+    }
+
     /// Half the distance between the fastest and slowest run, relative to the median.
     var spread: Double { median > 0 ? ((samples.last ?? 0) - (samples.first ?? 0)) / 2 / median : 0 }
 

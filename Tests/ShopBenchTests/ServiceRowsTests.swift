@@ -33,7 +33,7 @@ import Testing
         #expect(report.machine.hasPrefix("machine: "))
         #expect(report.verdictsAreIndicative)
         let workloads = report.results.map(\.workload)
-        #expect(report.results.count == 12, "rows: \(workloads)")
+        #expect(report.results.count == 13, "rows: \(workloads)")
         for row in report.results {
             let label = Comment(rawValue: row.workload)
             #expect(row.shop.value.isFinite && row.shop.value > 0, label)
@@ -60,6 +60,9 @@ import Testing
         #expect(workloads.contains { $0.contains("500 aliased createItems") })
         #expect(workloads.contains { $0.contains("createManyItems") })
         #expect(workloads.contains { $0.hasPrefix("records/changes paged out") })
+        let live = try #require(report.results.first { $0.workload.hasPrefix("commit to subscriber") }, "the commit-to-subscriber row")
+        let (p50, p99) = (try #require(live.shop.p50), try #require(live.shop.p99))
+        #expect(p50 > 0 && p99 >= p50 && live.shop.value == p99)
         #expect(workloads.contains { $0.hasPrefix("start to first answered request") })
     }
 }
