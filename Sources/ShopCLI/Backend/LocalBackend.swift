@@ -83,6 +83,17 @@ final class LocalBackend: ShopBackend {
         return try ShoppingStore.ListSummary.decode(json, countKey: "items")
     }
 
+    /// Two indexed look-ups in one read transaction.
+    func namedRecords(list: String, item: String?) async throws(RecordError) -> ShoppingStore.NamedRecords {
+        try read { transaction in
+            guard let found = try transaction.records(matching: ShoppingStore.named(list, type: ShoppingStore.listType)).first else {
+                return ShoppingStore.NamedRecords(list: nil, item: nil)
+            }
+            let item = try item.flatMap { name in try transaction.records(matching: ShoppingStore.item(named: name, in: found)).first }
+            return ShoppingStore.NamedRecords(list: found, item: item)
+        }
+    }
+
     func apply(_ operation: RecordOperation) async throws(RecordError) -> OperationResult {
         try write { transaction in try transaction.apply(operation) }
     }

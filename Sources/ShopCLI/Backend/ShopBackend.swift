@@ -35,6 +35,9 @@ protocol ShopBackend: AnyObject {
     func importRecords(_ file: ImportFile, progress: inout ProgressBar) async throws(RecordError) -> Int
     /// Every list, by name, with its item count, in one query.
     func listSummaries() async throws(RecordError) -> [ShoppingStore.ListSummary]
+    /// The list named `list` and, when `item` is given, its item of that name: what every item
+    /// command looks up first, in one request through a server (``ShoppingStore/NamedRecords``).
+    func namedRecords(list: String, item: String?) async throws(RecordError) -> ShoppingStore.NamedRecords
     /// Applies `operation` in one transaction.
     func apply(_ operation: RecordOperation) async throws(RecordError) -> OperationResult
     /// Runs a GraphQL document typed at the prompt (a query or a mutation).

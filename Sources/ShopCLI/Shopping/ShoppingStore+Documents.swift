@@ -17,7 +17,7 @@ extension ShoppingStore {
 
     /// Item `name` of list `listName` as a JSON object, system fields first.
     func itemDocument(named name: String, in listName: String) async throws(RecordError) -> JSONValue {
-        let item = try await item(named: name, in: try await list(named: listName))
+        let item = try await item(named: name, inList: listName).item
         let type = try await backend.schema().requireRecordType(Self.itemType)
         let names = try await names(referencedBy: [item])
         return JSONValue(item, of: type, names: { names[$0] })

@@ -5,15 +5,34 @@ extension ShoppingStore {
     /// The list named `name`, or `unknownItem` suggesting a list whose name differs only in case.
     func list(named name: String) async throws(RecordError) -> Record {
         guard let list = try await backend.records(matching: Self.named(name, type: Self.listType)).first else {
-            let meant = try await backend.records(
-                matching: Query(Self.listType, predicate: PredicateField("name").equalsIgnoringCase(name), limit: 1))
-            throw RecordError(
-                .unknownItem,
-                "there is no list named '\(name)'" + (meant.first.map { "; did you mean '\($0.name)'?" } ?? "; see the lists with: lists"),
-                recordType: Self.listType
-            )
+            throw try await noList(named: name)
         }
         return list
+    }
+
+    /// The list named `listName` and its item named `name` (`nil` when it has none), looked up
+    /// together; `unknownItem` when there is no such list.
+    func list(named listName: String, withItem name: String) async throws(RecordError) -> (list: Record, item: Record?) {
+        let found = try await backend.namedRecords(list: listName, item: name)
+        guard let list = found.list else { throw try await noList(named: listName) }
+        return (list, found.item)
+    }
+
+    /// The list named `listName` and its item named `name`, or `unknownItem` for either.
+    func item(named name: String, inList listName: String) async throws(RecordError) -> (list: Record, item: Record) {
+        let (list, item) = try await list(named: listName, withItem: name)
+        guard let item else { throw try await noItem(named: name, in: list) }
+        return (list, item)
+    }
+
+    /// `unknownItem` for list `name`, suggesting a list whose name differs only in case.
+    private func noList(named name: String) async throws(RecordError) -> RecordError {
+        let meant = try await backend.records(matching: Query(Self.listType, predicate: PredicateField("name").equalsIgnoringCase(name), limit: 1))
+        return RecordError(
+            .unknownItem,
+            "there is no list named '\(name)'" + (meant.first.map { "; did you mean '\($0.name)'?" } ?? "; see the lists with: lists"),
+            recordType: Self.listType
+        )
     }
 
     /// Throws `schemaViolation` when a list is named `name` already. The engine refuses the
@@ -29,29 +48,24 @@ extension ShoppingStore {
         }
     }
 
-    /// The item named `name` in `list`, or `unknownItem` suggesting an item of the list whose
-    /// name differs only in case.
-    func item(named name: String, in list: Record) async throws(RecordError) -> Record {
-        guard let item = try await backend.records(matching: Self.item(named: name, in: list)).first else {
-            let inList = PredicateField("list") == .string(list.recordName)
-            let meant = try await backend.records(
-                matching: Query(Self.itemType, predicate: inList && PredicateField("name").equalsIgnoringCase(name), limit: 1))
-            let hint = meant.first.map { "; did you mean '\($0.name)'?" } ?? "; see its items with: items \(LineTokenizer.quote(list.name))"
-            throw RecordError(.unknownItem, "list '\(list.name)' has no item named '\(name)'\(hint)", recordType: Self.itemType)
-        }
-        return item
+    /// `unknownItem` for item `name` of `list`, suggesting an item of the list whose name differs
+    /// only in case.
+    private func noItem(named name: String, in list: Record) async throws(RecordError) -> RecordError {
+        let inList = PredicateField("list") == .string(list.recordName)
+        let meant = try await backend.records(matching: Query(Self.itemType, predicate: inList && PredicateField("name").equalsIgnoringCase(name), limit: 1))
+        let hint = meant.first.map { "; did you mean '\($0.name)'?" } ?? "; see its items with: items \(LineTokenizer.quote(list.name))"
+        return RecordError(.unknownItem, "list '\(list.name)' has no item named '\(name)'\(hint)", recordType: Self.itemType)
     }
 
     /// Throws `schemaViolation` when `list` has an item named `name` already (the engine's
     /// `UNIQUE (list, name)`, in the REPL's words).
     func requireNoItem(named name: String, in list: Record) async throws(RecordError) {
-        guard try await backend.records(matching: Self.item(named: name, in: list)).isEmpty else {
-            throw RecordError(
-                .schemaViolation,
-                "list '\(list.name)' already has an item named '\(name)'; item names are unique within a list",
-                recordType: Self.itemType
-            )
-        }
+        guard try await backend.records(matching: Self.item(named: name, in: list)).isEmpty else { throw Self.itemTaken(name, in: list) }
+    }
+
+    /// The error for adding item `name` to `list`, which has one of that name.
+    static func itemTaken(_ name: String, in list: Record) -> RecordError {
+        RecordError(.schemaViolation, "list '\(list.name)' already has an item named '\(name)'; item names are unique within a list", recordType: itemType)
     }
 
     /// The query for the items of list `name` matching `predicate`, sorted by `sort` (by name
@@ -65,11 +79,13 @@ extension ShoppingStore {
         )
     }
 
-    private static func named(_ name: String, type: String) -> Query {
+    /// The record of `type` named `name`.
+    static func named(_ name: String, type: String) -> Query {
         Query(type, predicate: PredicateField("name") == .string(name), limit: 1)
     }
 
-    private static func item(named name: String, in list: Record) -> Query {
+    /// The item named `name` of `list`.
+    static func item(named name: String, in list: Record) -> Query {
         Query(Self.itemType, predicate: PredicateField("list") == .string(list.recordName) && PredicateField("name") == .string(name), limit: 1)
     }
 }

@@ -13,6 +13,12 @@ struct ShoppingStore {
     static let itemType = "Items"
     let backend: any ShopBackend
 
+    /// A list found by name and, when asked for, its item found by name (``ShopBackend/namedRecords(list:item:)``).
+    struct NamedRecords {
+        var list: Record?
+        var item: Record?
+    }
+
     /// A list and how many items it has.
     struct ListSummary: Equatable {
         var name: String
@@ -54,7 +60,7 @@ struct ShoppingStore {
     /// Adds item `name` to list `listName` with `assignments`.
     func addItem(_ name: String, to listName: String, assignments: [FieldAssignment]) async throws(RecordError) {
         try Self.checkName(name, of: "item")
-        let list = try await list(named: listName)
+        let (list, existing) = try await list(named: listName, withItem: name)
         let changes = try await itemChanges(assignments)
         if let field = changes.name != nil ? "name" : changes.list != nil ? "list" : nil {
             throw RecordError(
@@ -63,7 +69,7 @@ struct ShoppingStore {
                 recordType: Self.itemType, field: field
             )
         }
-        try await requireNoItem(named: name, in: list)
+        if existing != nil { throw Self.itemTaken(name, in: list) }
         var item = Record(Self.itemType, fields: ["name": .string(name), "list": .reference(Reference(list.recordName, action: .deleteSelf))])
         for case (let field, let value?) in changes.fields {
             item.fields[field] = value
@@ -76,8 +82,7 @@ struct ShoppingStore {
         guard !assignments.isEmpty else {
             throw RecordError(.invalidArguments, "item set needs at least one FIELD=VALUE (for example number=2)")
         }
-        let list = try await list(named: listName)
-        let item = try await item(named: name, in: list)
+        let (list, item) = try await item(named: name, inList: listName)
         let changes = try await itemChanges(assignments)
         let newName = changes.name ?? name
         let newList = changes.list ?? list
@@ -89,7 +94,7 @@ struct ShoppingStore {
 
     /// Deletes item `name` of list `listName`.
     func deleteItem(_ name: String, in listName: String) async throws(RecordError) {
-        let item = try await item(named: name, in: try await list(named: listName))
+        let item = try await item(named: name, inList: listName).item
         _ = try await backend.apply(.delete(recordName: item.recordName))
     }
 

@@ -87,6 +87,28 @@ final class RemoteBackend: ShopBackend {
         return try ShoppingStore.ListSummary.decode(answer["lists"]?.text ?? "null", countKey: "items")
     }
 
+    /// One GraphQL query: the list by name and, nested in it, its item by name.
+    func namedRecords(list: String, item: String?) async throws(RecordError) -> ShoppingStore.NamedRecords {
+        let schema = try await schema()
+        let listType = try schema.requireRecordType(ShoppingStore.listType)
+        let itemType = try schema.requireRecordType(ShoppingStore.itemType)
+        var variables = [JSONValue.Member(key: "list", value: .string(list))]
+        var nested = ""
+        if let item {
+            variables.append(JSONValue.Member(key: "item", value: .string(item)))
+            nested = " items: \(itemType.name)(where: {name: {eq: $item}}, limit: 1) { \(GraphQLRecords.selection(of: itemType)) }"
+        }
+        let header = item == nil ? "query($list: String!)" : "query($list: String!, $item: String!)"
+        let answer = try await data(
+            "\(header) { lists: \(listType.name)(where: {name: {eq: $list}}, limit: 1) { \(GraphQLRecords.selection(of: listType))\(nested) } }",
+            variables: .object(variables))
+        guard let found = try GraphQLRecords.records(answer, key: "lists", of: listType).first, case .array(let lists)? = answer["lists"] else {
+            return ShoppingStore.NamedRecords(list: nil, item: nil)
+        }
+        let items = item == nil ? [] : try GraphQLRecords.records(lists[0], key: "items", of: itemType)
+        return ShoppingStore.NamedRecords(list: found, item: items.first)
+    }
+
     func apply(_ operation: RecordOperation) async throws(RecordError) -> OperationResult {
         let schema = try await schema()
         let mutation: (document: String, variables: JSONValue)
