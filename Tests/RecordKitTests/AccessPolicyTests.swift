@@ -132,6 +132,20 @@ import Testing
         #expect(byOwner.recordNames == ["Notes-owner"])
     }
 
+    @Test func thePageOfRecordsHasItsAuthorsReadTogetherEachAsTheSingleReadSaysIt() async throws {
+        let db = try Self.seeded()
+        try await db.write { _ = try $0.update(recordType: "Notes", recordName: "Notes-ann", fields: ["title": .string("y")]) }
+        let names = ["Notes-ann", "Notes-owner", "Diaries-ann", "no-such-record"]
+        let (together, single) = try await db.read { transaction in
+            (try transaction.authors(of: names), try names.map { try transaction.authors(of: $0) })
+        }
+        for (name, alone) in zip(names, single) {
+            #expect(together.of(name) == alone, "\(name)")
+        }
+        #expect(together.of("Notes-ann") == ("_ann", AccessPolicy.ownerRecordName))
+        #expect(together.of("no-such-record") == (AccessPolicy.ownerRecordName, AccessPolicy.ownerRecordName))
+    }
+
     @Test func aDeletedRecordForgetsItsCreatorSoANewRecordOfTheNameDoesNotInheritIt() async throws {
         let db = try Self.seeded()
         try await db.write { _ = try $0.delete(recordName: "Diaries-ann") }

@@ -70,6 +70,38 @@ import Testing
         #expect(try db.count("Lists") == 2)
     }
 
+    /// Pages of one record: each cursor carries its record's keys (a string needing escapes,
+    /// extreme integers and doubles, an absent value) and the next page starts right after it.
+    @Test func aCursorCarriesEveryKindOfSortKeyExactly() throws {
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
+        try db.addField(FieldDefinition("number", .int64, flags: [.queryable, .sortable]), to: "Items")
+        try db.addField(FieldDefinition("price", .double, flags: [.queryable, .sortable]), to: "Items")
+        try db.save(Shopping.list("L1", "Groceries"))
+        let names = ["quote \" backslash \\", "tab \t newline \n", "é 🛒", "plain", "\u{1}control"]
+        let numbers: [Int64?] = [.min, .max, nil, 0, -1]
+        let prices: [Double?] = [0.1, -1e300, 5e-324, nil, 1e300]
+        try db.modify(
+            names.indices.map { index in
+                var item = Shopping.item("I\(index)", names[index], in: "L1")
+                item["number"] = numbers[index].map(Value.int64)
+                item["price"] = prices[index].map(Value.double)
+                return .create(item)
+            })
+        for key in ["name", "number", "price"] {
+            for ascending in [true, false] {
+                let query = Query("Items", sort: [SortDescriptor(key, ascending: ascending)], limit: 1)
+                var seen: [Record] = []
+                var cursor: String?
+                repeat {
+                    let page = try db.page(query, after: cursor)
+                    seen += page.records
+                    cursor = page.cursor
+                } while cursor != nil
+                #expect(seen == (try db.records(matching: Query("Items", sort: query.sort))), "\(key) \(ascending)")
+            }
+        }
+    }
+
     @Test func theLastPageHasNoCursor() throws {
         let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.save(Shopping.list("L1", "a"))

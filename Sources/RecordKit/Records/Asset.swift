@@ -17,7 +17,7 @@ public struct Asset: Sendable, Hashable, Codable, CustomStringConvertible {
     /// An asset holding `content`.
     public init(content: Data) {
         self.size = content.count
-        self.sha256 = SHA256.hash(data: content).map { String(format: "%02x", $0) }.joined()
+        self.sha256 = HexDigits.lowercase(SHA256.hash(data: content))
         self.content = content
     }
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import RecordKit
 
 /// A bearer token: 256 random bits written as 64 lowercase hex characters. Only its SHA-256 is
 /// ever stored.
@@ -11,7 +12,7 @@ public struct AccessToken: Sendable, Hashable {
     public static func generate() -> AccessToken {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return AccessToken(text: hex(bytes))
+        return AccessToken(text: HexDigits.lowercase(bytes))
     }
 
     /// The token in `text`, when it has the shape of one (64 lowercase hex characters).
@@ -28,17 +29,7 @@ public struct AccessToken: Sendable, Hashable {
 
     /// The SHA-256 of the token, as 64 lowercase hex characters: the form it is stored in.
     public var digest: String {
-        Self.hex(SHA256.hash(data: Data(text.utf8)))
-    }
-
-    static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        HexDigits.lowercase(SHA256.hash(data: Data(text.utf8)))
     }
 
     /// Whether `a` and `b` are equal, in time that depends only on their lengths.

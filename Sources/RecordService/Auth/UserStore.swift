@@ -85,7 +85,7 @@ public final class UserStore: Sendable {
 
     /// The record of the user `name`: named by the SHA-256 of the name, so any name fits.
     private static func recordName(_ name: UserName) -> String {
-        "user-" + AccessToken.hex(SHA256.hash(data: Data(name.text.utf8)))
+        "user-" + HexDigits.lowercase(SHA256.hash(data: Data(name.text.utf8)))
     }
 
     /// A hash verified against when the user is unknown, to spend the same time as for a known one.

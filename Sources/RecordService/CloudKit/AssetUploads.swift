@@ -163,7 +163,7 @@ private final class UploadDigest: Sendable {
     var size: Int { state.withLock { $0.size } }
 
     var sha256: String {
-        state.withLock { state in state.hasher.finalize().map { String(format: "%02x", $0) }.joined() }
+        state.withLock { state in HexDigits.lowercase(state.hasher.finalize()) }
     }
 
     func add(_ chunk: ByteBuffer) throws(CloudKitError) -> ByteBuffer {

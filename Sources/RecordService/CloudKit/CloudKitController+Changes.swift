@@ -24,12 +24,16 @@ extension CloudKitController {
         // saved record is encoded in the same snapshot, with its authors, as records/lookup does.
         let (page, records) = try await CloudKitStore(database: zone.database, access: access).read { transaction in
             let page = try transaction.changePage(changes.feed)
-            let records = try page.entries.map { entry -> JSONValue in
+            let authors = try transaction.authors(
+                of: page.entries.compactMap { entry in
+                    if case .saved(let record, _) = entry { record.recordName } else { nil }
+                })
+            let records = page.entries.map { entry -> JSONValue in
                 switch entry {
                 case .saved(let record, _):
                     return CloudKitRecord.encode(
                         record, type: transaction.schema.recordType(named: record.recordType), desiredKeys: changes.desiredKeys,
-                        authors: try transaction.authors(of: record.recordName), assetURL: assetURL)
+                        authors: authors.of(record.recordName), assetURL: assetURL)
                 case .deleted(let recordName, let recordType):
                     return CloudKitRecord.deleted(recordName: recordName, recordType: recordType)
                 }

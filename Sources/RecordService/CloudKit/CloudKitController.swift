@@ -53,13 +53,13 @@ public struct CloudKitController: Sendable {
                 let query = try CloudKitQueryRequest(body, schema: transaction.schema)
                 let page = try transaction.page(query.query, after: query.continuationMarker)
                 let type = transaction.schema.recordType(named: query.query.recordType)
+                let authors = try transaction.authors(of: page.records.map(\.recordName))
                 var response: [String: JSONValue] = [
                     "records": .array(
                         CloudKitZone.stamped(
-                            try page.records.map { record in
+                            page.records.map { record in
                                 CloudKitRecord.encode(
-                                    record, type: type, desiredKeys: query.desiredKeys, authors: try transaction.authors(of: record.recordName),
-                                    assetURL: assetURL)
+                                    record, type: type, desiredKeys: query.desiredKeys, authors: authors.of(record.recordName), assetURL: assetURL)
                             }, zone: zone.zone.name
                         ))
                 ]
@@ -95,12 +95,13 @@ public struct CloudKitController: Sendable {
             let schema = transaction.schema
             let records = try transaction.fetch(recordNames: requested)
             let byName = Dictionary(records.map { ($0.recordName, $0) }, uniquingKeysWith: { first, _ in first })
-            return try requested.map { name -> JSONValue in
+            let authors = try transaction.authors(of: records.map(\.recordName))
+            return requested.map { name -> JSONValue in
                 guard let record = byName[name] else {
                     return CloudKitError(.notFound, "there is no record named \(name.debugDescription)", recordName: name).operationResult
                 }
                 return CloudKitRecord.encode(
-                    record, type: schema.recordType(named: record.recordType), desiredKeys: desiredKeys, authors: try transaction.authors(of: name),
+                    record, type: schema.recordType(named: record.recordType), desiredKeys: desiredKeys, authors: authors.of(name),
                     assetURL: assetURL)
             }
         }

@@ -8,7 +8,7 @@ enum CloudKitUser {
     static func recordName(of principal: Principal) -> String {
         switch principal.kind {
         case .admin, .serverKey: AccessPolicy.ownerRecordName
-        case .user, .world: "_" + SHA256.hash(data: Data(principal.key.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        case .user, .world: "_" + HexDigits.lowercase(SHA256.hash(data: Data(principal.key.utf8)).prefix(16))
         }
     }
 }

@@ -10,7 +10,7 @@ public struct TransactionScope: Sendable, Hashable {
     public let prefix: String
 
     public init(_ principal: Principal) {
-        prefix = AccessToken.hex(SHA256.hash(data: Data(principal.key.utf8)).prefix(8)) + "/"
+        prefix = HexDigits.lowercase(SHA256.hash(data: Data(principal.key.utf8)).prefix(8)) + "/"
     }
 
     /// The stored ID of the client's `id`.

@@ -13,22 +13,32 @@ struct PageCursor: Equatable {
 
     static func fingerprint(of query: Query) -> String {
         let text = "\(query.recordType)\n\(query.predicate)\n\(query.sort.map { "\($0.key) \($0.ascending)" })"
-        return SHA256.hash(data: Data(text.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        return HexDigits.lowercase(SHA256.hash(data: Data(text.utf8)).prefix(8))
     }
 
+    /// The cursor's text: its JSON (`{"k":[…],"q":…}`, each key tagged with its kind) in
+    /// base64url without padding.
     var encoded: String {
-        let values: [Any] = keys.map { value -> Any in
+        var json = "{\"k\":["
+        for (index, value) in keys.enumerated() {
+            if index > 0 { json += "," }
             switch value.storage {
-            case .null: NSNull()
-            case .int64(let number): ["i": NSNumber(value: number)]
-            case .double(let number): ["d": NSNumber(value: number)]
-            case .string(let text): ["s": text]
-            case .blob(let data): ["b": data.base64EncodedString()]
+            case .null: json += "null"
+            case .int64(let number): json += "{\"i\":\(number)}"
+            // Swift prints the shortest text that reads back as the same double, in JSON's syntax
+            // (the engine stores no NaN or infinity).
+            case .double(let number): json += "{\"d\":\(number)}"
+            case .string(let text):
+                json += "{\"s\":"
+                JSONText.append(text, to: &json)
+                json += "}"
+            case .blob(let data): json += "{\"b\":\"\(data.base64EncodedString())\"}"
             }
         }
-        let object: [String: Any] = ["q": query, "k": values]
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-        return data.base64EncodedString()
+        json += "],\"q\":"
+        JSONText.append(query, to: &json)
+        json += "}"
+        return Data(json.utf8).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 

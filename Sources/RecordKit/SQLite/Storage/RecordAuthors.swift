@@ -33,6 +33,21 @@ enum RecordAuthors {
         return (row[0] as String?, row[1] as String?)
     }
 
+    /// The creators and modifiers recorded for any of `recordNames`, by recordName (a record
+    /// missing from the answer, or a `nil`, is the owner's): one statement for a page of records,
+    /// none while no user ever wrote.
+    static func authors(of recordNames: [String], in db: Database) throws -> [String: (createdBy: String?, modifiedBy: String?)] {
+        guard !recordNames.isEmpty, try hasRows(db) else { return [:] }
+        let names = "[" + recordNames.map(JSONText.string).joined(separator: ",") + "]"
+        let statement = try db.cachedStatement(
+            sql: "SELECT recordName, createdBy, modifiedBy FROM _recordAuthors WHERE recordName IN (SELECT value FROM json_each(?))")
+        var authors: [String: (createdBy: String?, modifiedBy: String?)] = [:]
+        for row in try Row.fetchAll(statement, arguments: [names]) {
+            authors[row[0]] = (row[1] as String?, row[2] as String?)
+        }
+        return authors
+    }
+
     /// Records `author` as the creator and modifier of the new record `recordName` (owner: no row,
     /// and any row left by an earlier record of that name removed).
     static func created(_ recordName: String, by author: String?, in db: Database) throws {

@@ -61,6 +61,12 @@ extension RecordTransaction {
         return (authors.createdBy ?? AccessPolicy.ownerRecordName, authors.modifiedBy ?? AccessPolicy.ownerRecordName)
     }
 
+    /// The creators and last modifiers of `recordNames`, read together (a page of records costs
+    /// one statement, and none while only the owner ever wrote).
+    public func authors(of recordNames: [String]) throws -> RecordAuthorship {
+        RecordAuthorship(recorded: try RecordAuthors.authors(of: recordNames, in: db))
+    }
+
     /// Whether some record ``access`` may read holds the asset `sha256` (an asset is shared by
     /// every record holding the same content, so it is readable through any of them).
     func mayReadAsset(sha256: String) throws -> Bool {
