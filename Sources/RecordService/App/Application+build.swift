@@ -23,7 +23,7 @@ public func buildApplication(
     )
     app.addServices(
         Housekeeping(chores: [
-            TransactionRetention(state: state, logger: logger), ChangeLogRetention(state: state, logger: logger),
+            RetentionChore.transactions(state: state, logger: logger), RetentionChore.changeLog(state: state, logger: logger),
             IdleDatabaseClosing(databases: state.databases),
         ]))
     return app

@@ -309,7 +309,7 @@ import Testing
                     .post, modify, token: ann,
                     json: #"{"zoneID": \#(zone), "operations": [\#(CloudKitRouteTests.create("Lists", "L2", #"{"name": {"value": "Tools"}}"#))]}"#)
             }
-            await ChangeLogRetention(state: fixture.state, logger: Logger(label: "test")).prune(olderThan: Date().addingTimeInterval(3600))
+            await RetentionChore.changeLog(state: fixture.state, logger: Logger(label: "test")).removeKept(before: Date().addingTimeInterval(3600))
             for (zone, token) in old {
                 let expired = try await client.send(
                     .post, Self.privateDatabase + "records/changes", token: ann, json: #"{"zoneID": \#(zone), "syncToken": "\#(token)"}"#)

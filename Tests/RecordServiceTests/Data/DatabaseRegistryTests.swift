@@ -73,10 +73,10 @@ struct HousekeepingTests {
         #expect(try database.transactions().map(\.id) == ["retry-1"])
         var logger = Logger(label: "test")
         logger.logLevel = .critical
-        let retention = TransactionRetention(state: fixture.state, logger: logger)
-        await retention.purge(olderThan: Date().addingTimeInterval(-60))
+        let retention = RetentionChore.transactions(state: fixture.state, logger: logger)
+        await retention.removeKept(before: Date().addingTimeInterval(-60))
         #expect(try database.transactions().map(\.id) == ["retry-1"])
-        await retention.purge(olderThan: Date().addingTimeInterval(60))
+        await retention.removeKept(before: Date().addingTimeInterval(60))
         #expect(try database.transactions().isEmpty)
     }
 }
