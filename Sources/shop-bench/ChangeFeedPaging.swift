@@ -37,39 +37,41 @@ enum ChangeFeedPaging {
     /// `duration` seconds (or until the feed ends), requiring every page but the last to hold
     /// records.
     static func service(_ service: ShopService, duration: Double) async throws -> Run {
-        var run = Run()
-        var token: String?
-        let started = ContinuousClock.now
-        repeat {
-            let pageStarted = ContinuousClock.now
+        try await pages(duration: duration) { (token: String?) in
             let tokenMember = token.map { ",\"syncToken\":\"\($0)\"" } ?? ""
             let response = try await service.send(
                 path: "records/changes", body: "{\"zoneID\":{\"zoneName\":\"_defaultZone\"},\"resultsLimit\":\(pageSize)\(tokenMember)}")
             let page = try JSONDecoder().decode(Page.self, from: response.body)
-            run.pageSeconds.append(seconds(since: pageStarted))
             try verify(!page.records.isEmpty || !page.moreComing, "records/changes answers records while more are coming")
-            run.records += page.records.count
-            token = page.syncToken
-            if !page.moreComing { break }
-        } while seconds(since: started) < duration
-        run.seconds = seconds(since: started)
-        return run
+            return (page.records.count, page.syncToken, page.moreComing)
+        }
     }
 
     /// The same paging with the engine's own `changePage`, in process, on the database at `path`
     /// (the service stopped): the records it names per second.
-    static func engine(path: String, duration: Double) throws -> Run {
+    static func engine(path: String, duration: Double) async throws -> Run {
         let database = try RecordDatabase(path: path, bootstrap: try ShoppingLists.schema)
+        return try await pages(duration: duration) { (token: ChangeToken?) in
+            let page = try database.changePage(ChangeFeedRequest(after: token, limit: pageSize))
+            return (page.entries.count, page.next, page.moreComing)
+        }
+    }
+
+    /// Reads pages with `page` (given the previous page's token, none at first) until the feed
+    /// ends or `duration` seconds have passed, timing each.
+    private static func pages<Token>(
+        duration: Double, _ page: (Token?) async throws -> (records: Int, next: Token, moreComing: Bool)
+    ) async throws -> Run {
         var run = Run()
-        var token: ChangeToken?
+        var token: Token?
         let started = ContinuousClock.now
         repeat {
             let pageStarted = ContinuousClock.now
-            let page = try database.changePage(ChangeFeedRequest(after: token, limit: pageSize))
+            let read = try await page(token)
             run.pageSeconds.append(seconds(since: pageStarted))
-            run.records += page.entries.count
-            token = page.next
-            if !page.moreComing { break }
+            run.records += read.records
+            token = read.next
+            if !read.moreComing { break }
         } while seconds(since: started) < duration
         run.seconds = seconds(since: started)
         return run

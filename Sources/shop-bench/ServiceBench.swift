@@ -135,7 +135,7 @@ final class ServiceBench {
                     engine: .init(engineRate), budget: .timesEngine(0.5)
                 ))
         }
-        let engineFeed = try ChangeFeedPaging.engine(path: shop.databasePath, duration: Double(loadSeconds))
+        let engineFeed = try await ChangeFeedPaging.engine(path: shop.databasePath, duration: Double(loadSeconds))
         log(String(format: "engine changePage in process, %d a page: %.0f records/s", ChangeFeedPaging.pageSize, engineFeed.recordsPerSecond))
         results.append(
             ServiceResult(
