@@ -33,7 +33,7 @@ extension CloudKitController {
                 case .saved(let record, _):
                     return CloudKitRecord.encode(
                         record, type: transaction.schema.recordType(named: record.recordType), desiredKeys: changes.desiredKeys,
-                        authors: authors.of(record.recordName), assetURL: assetURL)
+                        authors: authors.of(record.recordName), zone: zone.zone.name, assetURL: assetURL)
                 case .deleted(let recordName, let recordType):
                     return CloudKitRecord.deleted(recordName: recordName, recordType: recordType)
                 }

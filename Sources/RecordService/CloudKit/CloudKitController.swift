@@ -56,12 +56,11 @@ public struct CloudKitController: Sendable {
                 let authors = try transaction.authors(of: page.records.map(\.recordName))
                 var response: [String: JSONValue] = [
                     "records": .array(
-                        CloudKitZone.stamped(
-                            page.records.map { record in
-                                CloudKitRecord.encode(
-                                    record, type: type, desiredKeys: query.desiredKeys, authors: authors.of(record.recordName), assetURL: assetURL)
-                            }, zone: zone.zone.name
-                        ))
+                        page.records.map { record in
+                            CloudKitRecord.encode(
+                                record, type: type, desiredKeys: query.desiredKeys, authors: authors.of(record.recordName), zone: zone.zone.name,
+                                assetURL: assetURL)
+                        })
                 ]
                 if let cursor = page.cursor { response["continuationMarker"] = .string(cursor) }
                 return .success(.object(response))
@@ -102,7 +101,7 @@ public struct CloudKitController: Sendable {
                 }
                 return CloudKitRecord.encode(
                     record, type: schema.recordType(named: record.recordType), desiredKeys: desiredKeys, authors: authors.of(name),
-                    assetURL: assetURL)
+                    zone: zone.zone.name, assetURL: assetURL)
             }
         }
         return Self.json(.object(["records": .array(CloudKitZone.stamped(found, zone: zone.zone.name))]))
@@ -130,7 +129,7 @@ public struct CloudKitController: Sendable {
         let records = zone.database
         let uploads = self.uploads
         let modification = try CloudKitModification(
-            modify, schema: schema, storedTypes: storedTypes,
+            modify, schema: schema, storedTypes: storedTypes, zone: zone.zone.name,
             uploads: { uploads.content(receipt: $0) }, assetURL: Self.assetURL(request, context: context)
         )
         let request = ["records/modify", body.serialized]

@@ -145,26 +145,49 @@ enum CloudKitFieldValue {
 }
 
 extension CloudKitFieldValue {
-    /// The field dictionary of `value`, stored in a field of `type`, as a response carries it.
+    /// Writes the field dictionary of `value`, stored in a field of `type`, as a response carries
+    /// it (`{"type": …, "value": …}`, keys sorted as ``JSONValue/serialized`` sorts them).
     /// `assetURL` gives the download URL of an asset.
-    static func encode(_ value: Value, type: FieldType, assetURL: (Asset) -> String) -> JSONValue {
-        .object(["value": encodeValue(value, assetURL: assetURL), "type": .string(CloudKitTypeTag.tag(for: type, value: value))])
+    static func write(_ value: Value, type: FieldType, assetURL: (Asset) -> String, to text: inout String) {
+        text += "{\"type\":"
+        JSONText.append(CloudKitTypeTag.tag(for: type, value: value), to: &text)
+        text += ",\"value\":"
+        writeValue(value, assetURL: assetURL, to: &text)
+        text += "}"
     }
 
-    static func encodeValue(_ value: Value, assetURL: (Asset) -> String) -> JSONValue {
+    private static func writeValue(_ value: Value, assetURL: (Asset) -> String, to text: inout String) {
         switch value {
-        case .string(let text): .string(text)
-        case .int64(let number): .integer(number)
-        case .double(let number): .double(number)
-        case .timestamp(let date): .integer(Timestamp.milliseconds(date))
-        case .bytes(let data): .string(data.base64EncodedString())
+        case .string(let string): JSONText.append(string, to: &text)
+        case .int64(let number): text += String(number)
+        case .double(let number): JSONValue.double(number).write(to: &text)
+        case .timestamp(let date): text += String(Timestamp.milliseconds(date))
+        case .bytes(let data): JSONText.append(data.base64EncodedString(), to: &text)
         case .reference(let reference):
-            .object(["recordName": .string(reference.recordName), "action": .string(reference.action.rawValue)])
+            text += "{\"action\":"
+            JSONText.append(reference.action.rawValue, to: &text)
+            text += ",\"recordName\":"
+            JSONText.append(reference.recordName, to: &text)
+            text += "}"
         case .location(let location):
-            .object(["latitude": .double(location.latitude), "longitude": .double(location.longitude)])
+            text += "{\"latitude\":"
+            JSONValue.double(location.latitude).write(to: &text)
+            text += ",\"longitude\":"
+            JSONValue.double(location.longitude).write(to: &text)
+            text += "}"
         case .asset(let asset):
-            .object(["fileChecksum": .string(asset.sha256), "size": .integer(Int64(asset.size)), "downloadURL": .string(assetURL(asset))])
-        case .list(let values): .array(values.map { encodeValue($0, assetURL: assetURL) })
+            text += "{\"downloadURL\":"
+            JSONText.append(assetURL(asset), to: &text)
+            text += ",\"fileChecksum\":"
+            JSONText.append(asset.sha256, to: &text)
+            text += ",\"size\":\(asset.size)}"
+        case .list(let values):
+            text += "["
+            for (index, element) in values.enumerated() {
+                if index > 0 { text += "," }
+                writeValue(element, assetURL: assetURL, to: &text)
+            }
+            text += "]"
         }
     }
 }
@@ -192,7 +215,7 @@ extension CloudKitFieldValue {
         case .array(let elements):
             guard let first = elements.first, let element = inferredValueType(first), element.elementType == nil else { return nil }
             return .list(element)
-        case .null: return nil
+        case .null, .written: return nil
         }
     }
 }

@@ -31,12 +31,14 @@ struct CloudKitModification: Sendable {
     let planned: [Planned]
     let atomic: Bool
     let desiredKeys: Set<String>?
+    /// The zone the records are in, as each saved record's `zoneID` names it.
+    let zone: String
     let assetURL: @Sendable (Asset) -> String
 
     /// Types `request` against `schema`; `storedTypes` gives the type of stored records that
     /// operations without a `recordType` name.
     init(
-        _ request: CloudKitModifyRequest, schema: Schema, storedTypes: [String: String],
+        _ request: CloudKitModifyRequest, schema: Schema, storedTypes: [String: String], zone: String,
         uploads: CloudKitFieldValue.UploadLookup, assetURL: @escaping @Sendable (Asset) -> String
     ) throws(CloudKitError) {
         var planned: [Planned] = []
@@ -60,6 +62,7 @@ struct CloudKitModification: Sendable {
         self.planned = planned
         self.atomic = request.atomic
         self.desiredKeys = request.desiredKeys
+        self.zone = zone
         self.assetURL = assetURL
     }
 
@@ -148,7 +151,8 @@ struct CloudKitModification: Sendable {
         case .delete, .forceDelete:
             preconditionFailure("deletions are applied above")
         }
-        return CloudKitRecord.encode(saved, type: type, desiredKeys: desiredKeys, authors: try transaction.authors(of: name), assetURL: assetURL)
+        return CloudKitRecord.encode(
+            saved, type: type, desiredKeys: desiredKeys, authors: try transaction.authors(of: name), zone: zone, assetURL: assetURL)
     }
 
     /// Creates `record`. A name held by a record of another type is refused by the engine as a

@@ -29,8 +29,8 @@ enum CloudKitZone {
     /// The zone dictionary of the default zone.
     static var defaultZone: JSONValue { dictionary(.defaultZone) }
 
-    /// `records` (record dictionaries and deletion results) with the zone ID of `zone` in each
-    /// one that names a record.
+    /// `records` (deletion results and errors; a saved record's dictionary has its zone ID from
+    /// ``CloudKitRecord``) with the zone ID of `zone` in each one that names a record.
     static func stamped(_ records: [JSONValue], zone: String) -> [JSONValue] {
         records.map { record in
             guard case .object(var members) = record, members["recordName"] != nil else { return record }

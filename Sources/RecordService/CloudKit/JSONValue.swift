@@ -14,6 +14,10 @@ enum JSONValue: Sendable, Hashable {
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
+    /// JSON text written already, with its object keys sorted (a record ``CloudKitRecord`` wrote
+    /// straight from the engine's values, without a tree of dictionaries to sort): written out
+    /// as it is. Parsing never makes one, and it has no members to look up.
+    case written(String)
 
     /// Parses `data`, or throws `BAD_REQUEST` saying it is not JSON.
     static func parse(_ data: Data) throws(CloudKitError) -> JSONValue {
@@ -39,6 +43,7 @@ enum JSONValue: Sendable, Hashable {
         case .string: "a string"
         case .array: "an array"
         case .object: "an object"
+        case .written: "JSON text"
         }
     }
 
@@ -131,6 +136,7 @@ extension JSONValue {
                 member.value.write(to: &text)
             }
             text += "}"
+        case .written(let json): text += json
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import GraphQL
 import OrderedCollections
 
@@ -14,6 +15,7 @@ extension JSONValue {
         case .array(let elements): .array(elements.map(\.map))
         case .object(let members):
             .dictionary(OrderedDictionary(uniqueKeysWithValues: members.lazy.map { ($0.key, $0.value.map) }))
+        case .written(let json): ((try? JSONValue.parse(Data(json.utf8))) ?? .null).map
         }
     }
 }

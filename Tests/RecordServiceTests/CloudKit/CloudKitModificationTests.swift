@@ -13,10 +13,11 @@ import Testing
         let stored = try db.fetch(recordNames: request.untypedRecordNames)
         let modification = try CloudKitModification(
             request, schema: try db.schema, storedTypes: Dictionary(uniqueKeysWithValues: stored.map { ($0.recordName, $0.recordType) }),
-            uploads: { _ in nil }, assetURL: { _ in "" }
+            zone: "_defaultZone", uploads: { _ in nil }, assetURL: { _ in "" }
         )
         do {
-            return try db.write { try modification.apply(in: $0) }
+            // Saved records come back as written JSON text: read as a client reads them.
+            return try db.write { try modification.apply(in: $0) }.map { try JSONValue.parse(Data($0.serialized.utf8)) }
         } catch {
             throw modification.failure(error)
         }
