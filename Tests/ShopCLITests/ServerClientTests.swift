@@ -77,9 +77,17 @@ import Testing
         for (value, type) in values {
             let json: JSONValue =
                 if case .reference(let reference) = value { .members(["recordName": .string(reference.recordName)]) } else { GraphQLRecords.input(value) }
-            #expect(GraphQLRecords.value(json, type: type) == value, "\(value)")
+            #expect(ServerValueForm.graphQL.value(json, type: type) == value, "\(value)")
         }
-        #expect(GraphQLRecords.value(.null, type: .string) == nil)
+        #expect(ServerValueForm.graphQL.value(.null, type: .string) == nil)
+    }
+
+    @Test func aGoneReferenceIsLeftOutOfAGraphQLListButACloudKitListWithAnUnreadableValueIsRefused() {
+        let list = JSONValue.array([.members(["recordName": .string("A")]), .null])
+        #expect(ServerValueForm.graphQL.value(list, type: .list(.reference)) == .list([.reference(Reference("A"))]))
+        #expect(ServerValueForm.cloudKit.value(list, type: .list(.reference)) == nil)
+        #expect(ServerValueForm.graphQL.value(.number("1700000000000"), type: .timestamp) == nil)
+        #expect(ServerValueForm.cloudKit.value(.number("1700000000000"), type: .timestamp) == .timestamp(Timestamp.date(milliseconds: 1_700_000_000_000)))
     }
 
     @Test func aServerErrorKeepsTheEngineCode() {

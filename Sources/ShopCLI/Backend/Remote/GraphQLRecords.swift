@@ -61,36 +61,9 @@ enum GraphQLRecords {
         if case .string(let text)? = object["modifiedAt"] { record.modifiedAt = Timestamp.parse(text) }
         if case .string(let tag)? = object["changeTag"] { record.changeTag = tag }
         for field in type.userFields {
-            if let json = object[field.name], let value = value(json, type: field.type) { record.fields[field.name] = value }
+            if let json = object[field.name], let value = ServerValueForm.graphQL.value(json, type: field.type) { record.fields[field.name] = value }
         }
         return record
-    }
-
-    /// A response's JSON value as a RecordKit value of `type`; `nil` for `null` (and for a
-    /// reference whose record is gone: GraphQL resolves it to `null`).
-    static func value(_ json: JSONValue, type: FieldType) -> Value? {
-        switch (type, json) {
-        case (_, .null): return nil
-        case (.list(let element), .array(let items)): return .list(items.compactMap { value($0, type: element) })
-        case (.string, .string(let text)): return .string(text)
-        case (.int64, .number(let text)), (.number(preferred: .int64), .number(let text)):
-            return Int64(text).map(Value.int64) ?? Double(text).map(Value.double)
-        case (.double, .number(let text)), (.number, .number(let text)): return Int64(text).map(Value.int64) ?? Double(text).map(Value.double)
-        case (.timestamp, .string(let text)): return Timestamp.parse(text).map(Value.timestamp)
-        case (.bytes, .string(let text)): return Data(base64Encoded: text).map(Value.bytes)
-        case (.reference, .object):
-            guard case .string(let name)? = json["recordName"] else { return nil }
-            return .reference(Reference(name))
-        case (.location, .object):
-            guard case .number(let latitude)? = json["latitude"], case .number(let longitude)? = json["longitude"],
-                let lat = Double(latitude), let lon = Double(longitude)
-            else { return nil }
-            return .location(Location(latitude: lat, longitude: lon))
-        case (.asset, .object):
-            guard case .number(let size)? = json["size"], case .string(let sha)? = json["sha256"], let bytes = Int(size) else { return nil }
-            return .asset(Asset(size: bytes, sha256: sha))
-        default: return nil
-        }
     }
 
     /// A RecordKit value as GraphQL input: numbers as numbers, TIMESTAMP as ISO-8601 text,
