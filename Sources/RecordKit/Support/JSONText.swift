@@ -23,6 +23,12 @@ public enum JSONText {
         return result + "\""
     }
 
+    /// `texts` as a JSON array of string literals: how a list of names is bound as one parameter
+    /// for SQLite's `json_each`.
+    public static func array(_ texts: some Sequence<String>) -> String {
+        "[" + texts.map(string).joined(separator: ",") + "]"
+    }
+
     /// Appends `text` as a JSON string literal to `output`: in place, without an intermediate
     /// string, when it needs no escapes (the common case).
     public static func append(_ text: String, to output: inout String) {

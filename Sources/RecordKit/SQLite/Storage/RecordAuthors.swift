@@ -38,7 +38,7 @@ enum RecordAuthors {
     /// none while no user ever wrote.
     static func authors(of recordNames: [String], in db: Database) throws -> [String: (createdBy: String?, modifiedBy: String?)] {
         guard !recordNames.isEmpty, try hasRows(db) else { return [:] }
-        let names = "[" + recordNames.map(JSONText.string).joined(separator: ",") + "]"
+        let names = JSONText.array(recordNames)
         let statement = try db.cachedStatement(
             sql: "SELECT recordName, createdBy, modifiedBy FROM _recordAuthors WHERE recordName IN (SELECT value FROM json_each(?))")
         var authors: [String: (createdBy: String?, modifiedBy: String?)] = [:]
@@ -74,7 +74,7 @@ enum RecordAuthors {
     /// Forgets the authors of deleted records.
     static func deleted(_ recordNames: [String], in db: Database) throws {
         guard !recordNames.isEmpty, try hasRows(db) else { return }
-        let names = "[" + recordNames.map(JSONText.string).joined(separator: ",") + "]"
+        let names = JSONText.array(recordNames)
         try db.cachedStatement(sql: "DELETE FROM _recordAuthors WHERE recordName IN (SELECT value FROM json_each(?))").execute(arguments: [names])
     }
 

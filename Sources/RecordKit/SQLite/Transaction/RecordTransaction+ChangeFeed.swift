@@ -24,7 +24,7 @@ extension RecordTransaction {
         var arguments: StatementArguments = [after]
         if let recordTypes = request.recordTypes {
             sql += " AND recordType IN (SELECT value FROM json_each(?))"
-            arguments += ["[" + recordTypes.sorted().map(JSONText.string).joined(separator: ",") + "]"]
+            arguments += [JSONText.array(recordTypes.sorted())]
         }
         sql += " ORDER BY seq LIMIT ?"
         arguments += [request.limit + 1]

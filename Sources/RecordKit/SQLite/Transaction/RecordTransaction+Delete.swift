@@ -28,7 +28,7 @@ extension RecordTransaction {
             for referring in snapshot.referringFields {
                 let targets = referring.referencedType.map { frontier[$0] ?? [] } ?? frontier.values.flatMap { $0 }
                 guard !targets.isEmpty else { continue }
-                let names = "[" + targets.map(JSONText.string).joined(separator: ",") + "]"
+                let names = JSONText.array(targets)
                 let condition = Self.cascadeCondition(referring)
                 let table = SQLName.table(referring.recordType)
                 let removed = try changeLog.logDeletions(
