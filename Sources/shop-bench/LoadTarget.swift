@@ -22,6 +22,15 @@ protocol LoadTarget: AnyObject {
     func stop()
 }
 
+extension LoadTarget {
+    /// The server's resident memory now and its peak so far, for the log after each load (so the
+    /// peak row can be traced to the load that made it); empty when it is not running.
+    var memoryAccount: String {
+        guard let memory = try? server?.memory() else { return "" }
+        return String(format: "resident %.1f MB, peak %.1f MB", memory.resident, memory.peak)
+    }
+}
+
 /// The service rows' data: 100 lists and their items, as the engine rows make them (names,
 /// recordNames, which item goes in which list), in every server.
 struct ServiceDataSet {

@@ -103,13 +103,14 @@ final class ServiceBench {
         let feed = try await ChangeFeedPaging.service(shop, duration: Double(loadSeconds))
         log(
             String(
-                format: "shop serve records/changes, %d a page: %.0f records/s over %d pages", ChangeFeedPaging.pageSize, feed.recordsPerSecond,
-                feed.pageSeconds.count))
+                format: "shop serve records/changes, %d a page: %.0f records/s over %d pages; %@", ChangeFeedPaging.pageSize, feed.recordsPerSecond,
+                feed.pageSeconds.count, shop.memoryAccount))
         let live = try await LiveLatency.run(shop, duration: Double(loadSeconds))
         let (latency, write) = (Timing.percentiles(live.latencies), Timing.percentiles(live.writeRoundTrips))
         log(
             "shop serve commit to subscriber, \(live.commits) commits to \(LiveLatency.subscribers) subscribers: p50 \(formatDuration(latency.p50)), "
-                + "p99 \(formatDuration(latency.p99)) (the writes' own round trip: p50 \(formatDuration(write.p50)), p99 \(formatDuration(write.p99)))")
+                + "p99 \(formatDuration(latency.p99)) (the writes' own round trip: p50 \(formatDuration(write.p50)), p99 \(formatDuration(write.p99))); "
+                + shop.memoryAccount)
         var memory: [String: Double] = [:]
         for target in targets { memory[target.name] = try target.server.unwrapped("\(target.name)'s process").memory().peak }
         for target in targets { target.stop() }
@@ -164,8 +165,8 @@ final class ServiceBench {
         let figures = try wrk.run(request, url: target.baseURL, connections: connections, seconds: seconds ?? loadSeconds)
         log(
             String(
-                format: "%@ %@ %@, %d connections: %.0f requests/s, p50 %@, p99 %@", target.name, request.method, String(request.path.prefix(40)), connections,
-                figures.requestsPerSecond, formatDuration(figures.p50), formatDuration(figures.p99)))
+                format: "%@ %@ %@, %d connections: %.0f requests/s, p50 %@, p99 %@; %@", target.name, request.method, String(request.path.prefix(40)),
+                connections, figures.requestsPerSecond, formatDuration(figures.p50), formatDuration(figures.p99), target.memoryAccount))
         return figures
     }
 

@@ -67,7 +67,7 @@ func buildWebSocketRouter(_ state: ServiceState) -> Router<ServiceRequestContext
 }
 
 /// A group of data routes under `path`: errors rendered in `rendering`'s shape, the body limit,
-/// the credential resolved and the database resolved, in that order.
+/// a place for a large request, the credential resolved and the database resolved, in that order.
 func dataGroup(
     _ router: Router<ServiceRequestContext>, _ path: RouterPath, state: ServiceState,
     rendering: ErrorRendering, target: DatabaseMiddleware.Target
@@ -75,6 +75,7 @@ func dataGroup(
     router.group(path)
         .add(middleware: ErrorRenderingMiddleware(rendering))
         .add(middleware: BodyLimitMiddleware(limit: state.configuration.maximumBodySize))
+        .add(middleware: LargeRequestMiddleware(places: state.largeRequests))
         .add(middleware: CredentialMiddleware(tokens: state.tokens, keys: state.keys))
         .add(middleware: DatabaseMiddleware(registry: state.databases, target: target))
 }

@@ -1,3 +1,4 @@
+import Foundation
 public import Prometheus
 
 /// What the routes share: the configuration, the databases, the accounts (tokens, users, keys)
@@ -18,6 +19,9 @@ public struct ServiceState: Sendable {
     public let writes = IdempotentWrites(inFlight: InFlightKeys())
     /// Asset uploads waiting for a record to take them, as files of the data folder.
     let uploads: AssetUploads
+    /// The places of the large requests handled at once (``LargeRequestMiddleware``): as many as
+    /// the machine has cores, at least two, so one is parsed while another writes.
+    let largeRequests = AdmissionGate(places: max(2, ProcessInfo.processInfo.activeProcessorCount))
 
     public init(configuration: ServiceConfiguration, metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) throws {
         self.configuration = configuration
