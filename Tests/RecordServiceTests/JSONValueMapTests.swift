@@ -4,7 +4,7 @@ import Testing
 
 @testable import RecordService
 
-@Suite("Decoding GraphQL request JSON into Map")
+@Suite("Parsing request JSON, and into Map")
 struct JSONValueMapTests {
     static let documents = [
         #"{"query":"{ Lists { name } }","operationName":null,"variables":{"n":3,"x":1.5,"ok":true,"none":null}}"#,
@@ -24,13 +24,13 @@ struct JSONValueMapTests {
     @Test(arguments: documents)
     func decodesWhatGraphQLSwiftsOwnDecoderDecodes(json: String) throws {
         let expected = try JSONDecoder().decode(Map.self, from: Data(json.utf8))
-        let decoded = try JSONDecoder().decode(JSONValue.self, from: Data(json.utf8)).map
+        let decoded = try #require(JSONValue(parsing: Data(json.utf8))).map
         #expect(try Self.sortedText(decoded) == Self.sortedText(expected))
     }
 
     @Test func decodesNumbersAsDoublesAsMapDoes() throws {
         let json = Data(#"{"n":3}"#.utf8)
-        let decoded = try JSONDecoder().decode(JSONValue.self, from: json).map
+        let decoded = try #require(JSONValue(parsing: json)).map
         let expected = try JSONDecoder().decode(Map.self, from: json)
         guard case .number(let number)? = decoded.dictionary?["n"], case .number(let original)? = expected.dictionary?["n"] else {
             Issue.record("n is not a number: \(decoded)")
@@ -41,7 +41,27 @@ struct JSONValueMapTests {
         #expect(number.doubleValue == 3)
     }
 
-    @Test func refusesTextThatIsNotJSON() {
-        #expect(throws: (any Error).self) { try JSONDecoder().decode(JSONValue.self, from: Data(#"{"query": }"#.utf8)) }
+    @Test(arguments: [
+        #"{"query": }"#, #"{"n": 01}"#, #"{"n": +1}"#, #"{"n": .5}"#, #"{"n": 1.}"#, #"["a\qb"]"#, "[\"tab\there\"]",
+        #"["\ud800"]"#, #"["\udc00\ud800"]"#, #"{"a": 1} x"#, "",
+    ])
+    func refusesTextThatIsNotJSON(text: String) {
+        #expect(JSONValue(parsing: Data(text.utf8)) == nil)
+    }
+
+    @Test func refusesBytesThatAreNotUTF8() {
+        #expect(JSONValue(parsing: Data([0x22, 0xFF, 0x22])) == nil)
+    }
+
+    @Test(arguments: [
+        ("1", JSONValue.integer(1)), ("1.0", .integer(1)), ("1e2", .integer(100)), ("-0", .integer(0)), ("1.5", .double(1.5)),
+        ("9223372036854775807", .integer(.max)), ("9223372036854775808", .double(0x1p63)), ("-9223372036854775808", .integer(.min)),
+    ])
+    func typesNumbersAsFoundationsDecoderDid(text: String, value: JSONValue) {
+        #expect(JSONValue(parsing: Data(text.utf8)) == value)
+    }
+
+    @Test func readsEscapesAndSurrogatePairs() {
+        #expect(JSONValue(parsing: Data(#"["\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00"]"#.utf8)) == .array([.string("\"\\/\u{8}\u{C}\n\r\té😀")]))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RecordKit
+import RecordQL
 
 /// A JSON document decoded without a schema: CloudKit's field values are untagged, so a request
 /// is read whole first and its values typed afterwards, against the record type's fields.
@@ -21,11 +22,10 @@ enum JSONValue: Sendable, Hashable {
 
     /// Parses `data`, or throws `BAD_REQUEST` saying it is not JSON.
     static func parse(_ data: Data) throws(CloudKitError) -> JSONValue {
-        do {
-            return try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch {
+        guard let value = JSONValue(parsing: data) else {
             throw CloudKitError(.badRequest, "the request body is not valid JSON; send a JSON object such as {\"query\": {\"recordType\": \"Items\"}}")
         }
+        return value
     }
 
     /// The member `key` of an object; `nil` for other values, a missing key or an explicit `null`.
@@ -57,47 +57,36 @@ enum JSONValue: Sendable, Hashable {
     }
 }
 
-extension JSONValue: Decodable {
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
+extension JSONValue {
+    /// The JSON text in `data` (UTF-8), or `nil` when it is not valid JSON: parsed by the query
+    /// language's strict parser (``RecordQL/JSONValue/init(parsing:)``), then its numbers typed.
+    /// A number is an `integer` when it has an integral value that fits in 64 bits (`1.0` and
+    /// `1e2` too, as Foundation's decoder reads them), a `double` otherwise.
+    init?(parsing data: some DataProtocol) {
+        guard let text = String(validating: data, as: UTF8.self), let parsed = RecordQL.JSONValue(parsing: text) else { return nil }
+        self.init(parsed)
     }
 
-    /// Reads each value once, the scalar kinds first and strings before the rest, so a string
-    /// (the commonest value) is read without a single thrown error. (GraphQLSwift's own
-    /// `Map.init(from:)` reads an object twice at every level, 2ⁿ times for `n` objects deep, and
-    /// tries other kinds before each object, a thrown error each: the `variables` of a mutation
-    /// creating 500 records took longer to decode than to write.)
-    init(from decoder: any Decoder) throws {
-        let single = try decoder.singleValueContainer()
-        if single.decodeNil() {
-            self = .null
-        } else if let string = try? single.decode(String.self) {
-            self = .string(string)
-        } else if let flag = try? single.decode(Bool.self) {
-            self = .bool(flag)
-        } else if let number = try? single.decode(Int64.self) {
-            self = .integer(number)
-        } else if let number = try? single.decode(Double.self) {
-            self = .double(number)
-        } else if let object = try? decoder.container(keyedBy: Key.self) {
-            var members: [String: JSONValue] = [:]
-            members.reserveCapacity(object.allKeys.count)
-            for key in object.allKeys {
-                members[key.stringValue] = try object.decode(JSONValue.self, forKey: key)
-            }
-            self = .object(members)
-        } else {
-            var array = try decoder.unkeyedContainer()
-            var elements: [JSONValue] = []
-            if let count = array.count { elements.reserveCapacity(count) }
-            while !array.isAtEnd {
-                elements.append(try array.decode(JSONValue.self))
-            }
-            self = .array(elements)
+    private init(_ parsed: RecordQL.JSONValue) {
+        switch parsed {
+        case .null: self = .null
+        case .bool(let flag): self = .bool(flag)
+        case .string(let string): self = .string(string)
+        case .number(let text): self = Self.number(text)
+        case .array(let elements): self = .array(elements.map(JSONValue.init))
+        case .object(let members):
+            var object: [String: JSONValue] = [:]
+            object.reserveCapacity(members.count)
+            for member in members { object[member.key] = JSONValue(member.value) }
+            self = .object(object)
         }
+    }
+
+    private static func number(_ text: String) -> JSONValue {
+        if let integer = Int64(text) { return .integer(integer) }
+        let number = Double(text) ?? .nan
+        if number.rounded() == number, number >= -0x1p63, number < 0x1p63 { return .integer(Int64(number)) }
+        return .double(number)
     }
 }
 

@@ -17,13 +17,10 @@ struct GraphQLHTTPRequest: Sendable {
 
     /// The parameters of a POST body.
     init(body: some DataProtocol) throws(Malformed) {
-        let object: Map
-        do {
-            object = try JSONDecoder().decode(JSONValue.self, from: Data(body)).map
-        } catch {
-            throw Malformed(reason: "the body is not JSON: \(Self.describe(error)); send {\"query\": \"…\"}")
+        guard let object = JSONValue(parsing: body) else {
+            throw Malformed(reason: "the body is not valid JSON (UTF-8); send {\"query\": \"…\"}")
         }
-        try self.init(parameters: object)
+        try self.init(parameters: object.map)
     }
 
     /// The parameters of a JSON object (a POST body, a WebSocket `subscribe` payload).
@@ -45,11 +42,8 @@ struct GraphQLHTTPRequest: Sendable {
     init(queryItems: [String: String]) throws(Malformed) {
         func json(_ name: String) throws(Malformed) -> Map? {
             guard let text = queryItems[name] else { return nil }
-            do {
-                return try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)).map
-            } catch {
-                throw Malformed(reason: "the '\(name)' parameter is not JSON: \(Self.describe(error))")
-            }
+            guard let value = JSONValue(parsing: Data(text.utf8)) else { throw Malformed(reason: "the '\(name)' parameter is not valid JSON") }
+            return value.map
         }
         try self.init(
             query: queryItems["query"].map(Map.string),
@@ -97,10 +91,5 @@ struct GraphQLHTTPRequest: Sendable {
             if items[name] == nil { items[name] = value }
         }
         return items
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        guard case DecodingError.dataCorrupted(let context) = error else { return "\(error)" }
-        return context.underlyingError.map { "\($0.localizedDescription)" } ?? context.debugDescription
     }
 }

@@ -19,17 +19,8 @@ enum GraphQLWebSocketMessage: Sendable {
 
     /// The message in the frame `text`.
     init(text: String) throws(Invalid) {
-        let object: OrderedDictionary<String, Map>
-        do {
-            guard case .dictionary(let members) = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)).map else {
-                throw Invalid(reason: "a message is a JSON object with a 'type'")
-            }
-            object = members
-        } catch let invalid as Invalid {
-            throw invalid
-        } catch {
-            throw Invalid(reason: "a message must be JSON")
-        }
+        guard let message = JSONValue(parsing: Data(text.utf8)) else { throw Invalid(reason: "a message must be JSON") }
+        guard case .dictionary(let object) = message.map else { throw Invalid(reason: "a message is a JSON object with a 'type'") }
         guard case .string(let type)? = object["type"] else { throw Invalid(reason: "a message needs a 'type' string") }
         func id() throws(Invalid) -> String {
             guard case .string(let id)? = object["id"], !id.isEmpty else { throw Invalid(reason: "a '\(type)' message needs an 'id' string") }
