@@ -24,8 +24,8 @@ import Testing
     }
 
     /// The most handlers running at once when `requests` requests with a body of `size` bytes
-    /// arrive together at a router with `places` places for large requests.
-    private func mostAtOnce(requests: Int, bodySize size: Int, places: Int) async throws -> Int {
+    /// of `contentType` arrive together at a router with `places` places for large requests.
+    private func mostAtOnce(requests: Int, bodySize size: Int, contentType: String = "application/json", places: Int) async throws -> Int {
         let overlap = Overlap()
         let router = Router(context: ServiceRequestContext.self)
         router.add(middleware: BodyLimitMiddleware(limit: 1 << 20))
@@ -40,8 +40,8 @@ import Testing
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<requests {
                     group.addTask {
-                        let response = try await client.execute(
-                            uri: "/work", method: .post, headers: [.contentLength: "\(size)"], body: ByteBuffer(repeating: 0x61, count: size))
+                        let headers: HTTPFields = [.contentLength: "\(size)", .contentType: contentType]
+                        let response = try await client.execute(uri: "/work", method: .post, headers: headers, body: ByteBuffer(repeating: 0x61, count: size))
                         #expect(response.status == .ok)
                         #expect(String(buffer: response.body) == "\(size)")
                     }
@@ -58,5 +58,10 @@ import Testing
 
     @Test func smallRequestsDoNotWaitForAPlace() async throws {
         #expect(try await mostAtOnce(requests: 6, bodySize: LargeRequestMiddleware.threshold - 1, places: 2) > 2)
+    }
+
+    @Test func largeBodiesOtherThanJSONDoNotWaitForAPlace() async throws {
+        let most = try await mostAtOnce(requests: 6, bodySize: LargeRequestMiddleware.threshold, contentType: "application/octet-stream", places: 2)
+        #expect(most > 2)
     }
 }

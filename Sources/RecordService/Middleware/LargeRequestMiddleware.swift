@@ -1,16 +1,19 @@
 public import Hummingbird
 
-/// Handles at most a few large requests at once — a body of ``threshold`` bytes or more, by its
-/// `Content-Length` — across the whole service: the body is read first, then the request waits
-/// for a place (``AdmissionGate``) before its handler runs.
+/// Handles at most a few large requests at once — a JSON body (`Content-Type:
+/// application/json`) of ``threshold`` bytes or more, by its `Content-Length` — across the whole
+/// service: the body is read first, then the request waits for a place (``AdmissionGate``)
+/// before its handler runs.
 ///
 /// A large request is a batch write (500 aliased mutations, `records/modify` with hundreds of
 /// operations, a list of records as a variable) whose parsed document, plan and results take
 /// megabytes while it runs. SQLite runs one write transaction at a time, so admitting more of
 /// them at once adds no throughput and multiplies the working set: eight at once took the
 /// service from 77 to 121 MB resident. Reading the body before waiting keeps a slow sender
-/// from holding a place while it trickles. A chunked body (no `Content-Length`) goes straight
-/// on. Goes after ``BodyLimitMiddleware``, which sets how much of a body is read.
+/// from holding a place while it trickles; only JSON bodies are read ahead, which their
+/// handlers read whole anyway (an asset's upload streams to its file as before). A chunked
+/// body (no `Content-Length`) goes straight on. Goes after ``BodyLimitMiddleware``, which sets
+/// how much of a body is read.
 public struct LargeRequestMiddleware: RouterMiddleware {
     public typealias Context = ServiceRequestContext
     /// The smallest body, in bytes, that waits for a place.
@@ -23,7 +26,9 @@ public struct LargeRequestMiddleware: RouterMiddleware {
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let length = request.headers[.contentLength].flatMap({ Int($0) }), length >= Self.threshold else {
+        guard let length = request.headers[.contentLength].flatMap({ Int($0) }), length >= Self.threshold,
+            request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true
+        else {
             return try await next(request, context)
         }
         var request = request
