@@ -67,7 +67,8 @@ func buildWebSocketRouter(_ state: ServiceState) -> Router<ServiceRequestContext
 }
 
 /// A group of data routes under `path`: errors rendered in `rendering`'s shape, the body limit,
-/// a place for a large request, the credential resolved and the database resolved, in that order.
+/// the credential resolved, the database resolved and a place for a large request, in that order
+/// (so a request that is refused never waits for a place, nor keeps another waiting).
 func dataGroup(
     _ router: Router<ServiceRequestContext>, _ path: RouterPath, state: ServiceState,
     rendering: ErrorRendering, target: DatabaseMiddleware.Target
@@ -75,7 +76,7 @@ func dataGroup(
     router.group(path)
         .add(middleware: ErrorRenderingMiddleware(rendering))
         .add(middleware: BodyLimitMiddleware(limit: state.configuration.maximumBodySize))
-        .add(middleware: LargeRequestMiddleware(places: state.largeRequests))
         .add(middleware: CredentialMiddleware(tokens: state.tokens, keys: state.keys))
         .add(middleware: DatabaseMiddleware(registry: state.databases, target: target))
+        .add(middleware: LargeRequestMiddleware(places: state.largeRequests))
 }

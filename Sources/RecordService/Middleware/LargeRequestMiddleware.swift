@@ -13,7 +13,8 @@ public import Hummingbird
 /// from holding a place while it trickles; only JSON bodies are read ahead, which their
 /// handlers read whole anyway (an asset's upload streams to its file as before). A chunked
 /// body (no `Content-Length`) goes straight on. Goes after ``BodyLimitMiddleware``, which sets
-/// how much of a body is read.
+/// how much of a body is read, and after the credential and the database are resolved, so that
+/// an unauthenticated flood of large bodies is refused before it queues ahead of real writes.
 public struct LargeRequestMiddleware: RouterMiddleware {
     public typealias Context = ServiceRequestContext
     /// The smallest body, in bytes, that waits for a place.
