@@ -26,4 +26,9 @@ import Testing
         #expect(JSONValue(parsing: String(repeating: "[", count: 600) + String(repeating: "]", count: 600)) == nil)
         #expect(JSONValue(parsing: String(repeating: "[", count: 100) + String(repeating: "]", count: 100)) != nil)
     }
+
+    @Test(arguments: [(#"{"query": }"#, 10), ("[1, 2", 5), (#"{"a": 1} x"#, 9), ("01", 1)])
+    func namesTheByteWhereTheTextStopsBeingJSON(text: String, offset: Int) {
+        #expect(throws: JSONSyntaxError.unexpected(offset: offset)) { try JSONValue.parse(text) }
+    }
 }

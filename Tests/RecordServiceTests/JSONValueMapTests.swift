@@ -2,6 +2,8 @@ import Foundation
 import GraphQL
 import Testing
 
+import enum RecordQL.JSONSyntaxError
+
 @testable import RecordService
 
 @Suite("Parsing request JSON, and into Map")
@@ -24,13 +26,13 @@ struct JSONValueMapTests {
     @Test(arguments: documents)
     func decodesWhatGraphQLSwiftsOwnDecoderDecodes(json: String) throws {
         let expected = try JSONDecoder().decode(Map.self, from: Data(json.utf8))
-        let decoded = try #require(JSONValue(parsing: Data(json.utf8))).map
+        let decoded = try JSONValue(parsing: json).map
         #expect(try Self.sortedText(decoded) == Self.sortedText(expected))
     }
 
     @Test func decodesNumbersAsDoublesAsMapDoes() throws {
         let json = Data(#"{"n":3}"#.utf8)
-        let decoded = try #require(JSONValue(parsing: json)).map
+        let decoded = try JSONValue(parsing: json).map
         let expected = try JSONDecoder().decode(Map.self, from: json)
         guard case .number(let number)? = decoded.dictionary?["n"], case .number(let original)? = expected.dictionary?["n"] else {
             Issue.record("n is not a number: \(decoded)")
@@ -46,22 +48,22 @@ struct JSONValueMapTests {
         #"["\ud800"]"#, #"["\udc00\ud800"]"#, #"{"a": 1} x"#, "",
     ])
     func refusesTextThatIsNotJSON(text: String) {
-        #expect(JSONValue(parsing: Data(text.utf8)) == nil)
+        #expect(throws: JSONSyntaxError.self) { try JSONValue(parsing: text) }
     }
 
     @Test func refusesBytesThatAreNotUTF8() {
-        #expect(JSONValue(parsing: Data([0x22, 0xFF, 0x22])) == nil)
+        #expect(throws: JSONSyntaxError.notUTF8) { try JSONValue(parsing: Data([0x22, 0xFF, 0x22])) }
     }
 
     @Test(arguments: [
         ("1", JSONValue.integer(1)), ("1.0", .integer(1)), ("1e2", .integer(100)), ("-0", .integer(0)), ("1.5", .double(1.5)),
         ("9223372036854775807", .integer(.max)), ("9223372036854775808", .double(0x1p63)), ("-9223372036854775808", .integer(.min)),
     ])
-    func typesNumbersAsFoundationsDecoderDid(text: String, value: JSONValue) {
-        #expect(JSONValue(parsing: Data(text.utf8)) == value)
+    func typesNumbersAsFoundationsDecoderDid(text: String, value: JSONValue) throws {
+        #expect(try JSONValue(parsing: text) == value)
     }
 
-    @Test func readsEscapesAndSurrogatePairs() {
-        #expect(JSONValue(parsing: Data(#"["\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00"]"#.utf8)) == .array([.string("\"\\/\u{8}\u{C}\n\r\té😀")]))
+    @Test func readsEscapesAndSurrogatePairs() throws {
+        #expect(try JSONValue(parsing: Data(#"["\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00"]"#.utf8)) == .array([.string("\"\\/\u{8}\u{C}\n\r\té😀")]))
     }
 }

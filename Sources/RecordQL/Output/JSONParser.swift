@@ -13,11 +13,15 @@ struct JSONParser {
         bytes = Array(text.utf8)
     }
 
-    /// The whole text's value, or `nil` when it is not one JSON value.
-    mutating func document() -> JSONValue? {
-        guard let value = value(depth: 0) else { return nil }
+    /// The whole text's value.
+    ///
+    /// - Throws: ``JSONSyntaxError/unexpected(offset:)`` at the byte where the text stops being
+    ///   one JSON value.
+    mutating func document() throws(JSONSyntaxError) -> JSONValue {
+        guard let value = value(depth: 0) else { throw .unexpected(offset: index) }
         skipWhitespace()
-        return index == bytes.count ? value : nil
+        guard index == bytes.count else { throw .unexpected(offset: index) }
+        return value
     }
 
     private mutating func value(depth: Int) -> JSONValue? {
@@ -196,6 +200,22 @@ struct JSONParser {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1
             default: return
             }
+        }
+    }
+}
+
+/// Why a text is not JSON.
+public enum JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The text stops being one JSON value at this byte (from 0): a character that does not fit
+    /// there, a string or a number left unfinished, or anything after the value.
+    case unexpected(offset: Int)
+    /// The bytes are not UTF-8 text.
+    case notUTF8
+
+    public var description: String {
+        switch self {
+        case .unexpected(let offset): "unexpected text at byte \(offset)"
+        case .notUTF8: "not UTF-8 text"
         }
     }
 }

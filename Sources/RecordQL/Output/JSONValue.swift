@@ -27,8 +27,24 @@ public enum JSONValue: Hashable, Sendable {
 
     /// The JSON text `text`, or `nil` when it is not valid JSON (RFC 8259: ``JSONParser``).
     public init?(parsing text: String) {
-        var parser = JSONParser(text)
-        guard let value = parser.document() else { return nil }
+        guard let value = try? Self.parse(text) else { return nil }
         self = value
+    }
+
+    /// The JSON text `text` (RFC 8259: ``JSONParser``).
+    ///
+    /// - Throws: ``JSONSyntaxError`` naming the byte where `text` stops being JSON.
+    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONParser(text)
+        return try parser.document()
+    }
+
+    /// The JSON text in the UTF-8 bytes `data`.
+    ///
+    /// - Throws: ``JSONSyntaxError`` for bytes that are not UTF-8, or naming the byte where the
+    ///   text stops being JSON.
+    public static func parse(utf8 data: some Collection<UInt8>) throws(JSONSyntaxError) -> JSONValue {
+        guard let text = String(validating: data, as: UTF8.self) else { throw .notUTF8 }
+        return try parse(text)
     }
 }

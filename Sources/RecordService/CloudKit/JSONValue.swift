@@ -22,10 +22,12 @@ enum JSONValue: Sendable, Hashable {
 
     /// Parses `data`, or throws `BAD_REQUEST` saying it is not JSON.
     static func parse(_ data: Data) throws(CloudKitError) -> JSONValue {
-        guard let value = JSONValue(parsing: data) else {
-            throw CloudKitError(.badRequest, "the request body is not valid JSON; send a JSON object such as {\"query\": {\"recordType\": \"Items\"}}")
+        do {
+            return try JSONValue(parsing: data)
+        } catch {
+            throw CloudKitError(
+                .badRequest, "the request body is not JSON (\(error)); send a JSON object such as {\"query\": {\"recordType\": \"Items\"}}")
         }
-        return value
     }
 
     /// The member `key` of an object; `nil` for other values, a missing key or an explicit `null`.
@@ -58,13 +60,19 @@ enum JSONValue: Sendable, Hashable {
 }
 
 extension JSONValue {
-    /// The JSON text in `data` (UTF-8), or `nil` when it is not valid JSON: parsed by the query
-    /// language's strict parser (``RecordQL/JSONValue/init(parsing:)``), then its numbers typed.
-    /// A number is an `integer` when it has an integral value that fits in 64 bits (`1.0` and
-    /// `1e2` too, as Foundation's decoder reads them), a `double` otherwise.
-    init?(parsing data: some DataProtocol) {
-        guard let text = String(validating: data, as: UTF8.self), let parsed = RecordQL.JSONValue(parsing: text) else { return nil }
-        self.init(parsed)
+    /// The JSON text in the UTF-8 bytes `data`, parsed by the query language's strict parser
+    /// (``RecordQL/JSONValue/parse(utf8:)``), then its numbers typed. A number is an `integer`
+    /// when it has an integral value that fits in 64 bits (`1.0` and `1e2` too, as Foundation's
+    /// decoder reads them), a `double` otherwise.
+    ///
+    /// - Throws: ``JSONSyntaxError`` naming where the bytes stop being JSON.
+    init(parsing data: some DataProtocol) throws(JSONSyntaxError) {
+        self.init(try RecordQL.JSONValue.parse(utf8: data))
+    }
+
+    /// The JSON text `text`, as ``init(parsing:)-(DataProtocol)`` reads bytes.
+    init(parsing text: String) throws(JSONSyntaxError) {
+        self.init(try RecordQL.JSONValue.parse(text))
     }
 
     private init(_ parsed: RecordQL.JSONValue) {

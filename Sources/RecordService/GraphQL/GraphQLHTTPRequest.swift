@@ -1,6 +1,7 @@
 import Foundation
 import GraphQL
 import OrderedCollections
+import RecordQL
 
 /// The parameters of a GraphQL-over-HTTP request (`query`, `operationName`, `variables`,
 /// `extensions`), read from a POST's JSON body or a GET's query string.
@@ -17,8 +18,11 @@ struct GraphQLHTTPRequest: Sendable {
 
     /// The parameters of a POST body.
     init(body: some DataProtocol) throws(Malformed) {
-        guard let object = JSONValue(parsing: body) else {
-            throw Malformed(reason: "the body is not valid JSON (UTF-8); send {\"query\": \"…\"}")
+        let object: JSONValue
+        do throws(JSONSyntaxError) {
+            object = try JSONValue(parsing: body)
+        } catch {
+            throw Malformed(reason: "the body is not JSON (\(error)); send {\"query\": \"…\"}")
         }
         try self.init(parameters: object.map)
     }
@@ -42,8 +46,11 @@ struct GraphQLHTTPRequest: Sendable {
     init(queryItems: [String: String]) throws(Malformed) {
         func json(_ name: String) throws(Malformed) -> Map? {
             guard let text = queryItems[name] else { return nil }
-            guard let value = JSONValue(parsing: Data(text.utf8)) else { throw Malformed(reason: "the '\(name)' parameter is not valid JSON") }
-            return value.map
+            do throws(JSONSyntaxError) {
+                return try JSONValue(parsing: text).map
+            } catch {
+                throw Malformed(reason: "the '\(name)' parameter is not JSON (\(error))")
+            }
         }
         try self.init(
             query: queryItems["query"].map(Map.string),

@@ -2,6 +2,7 @@ import Foundation
 import GraphQL
 import OrderedCollections
 import RecordKit
+import RecordQL
 
 /// A message of the `graphql-transport-ws` protocol (GraphQL over WebSocket) as the client
 /// sends it, read from one text frame.
@@ -19,7 +20,12 @@ enum GraphQLWebSocketMessage: Sendable {
 
     /// The message in the frame `text`.
     init(text: String) throws(Invalid) {
-        guard let message = JSONValue(parsing: Data(text.utf8)) else { throw Invalid(reason: "a message must be JSON") }
+        let message: JSONValue
+        do throws(JSONSyntaxError) {
+            message = try JSONValue(parsing: text)
+        } catch {
+            throw Invalid(reason: "a message must be JSON (\(error))")
+        }
         guard case .dictionary(let object) = message.map else { throw Invalid(reason: "a message is a JSON object with a 'type'") }
         guard case .string(let type)? = object["type"] else { throw Invalid(reason: "a message needs a 'type' string") }
         func id() throws(Invalid) -> String {
