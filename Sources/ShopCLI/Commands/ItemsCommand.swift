@@ -25,8 +25,8 @@ struct ItemsCommand: ShopCommand {
     var condition: String?
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        let items = try await session.store.itemDocuments(in: list, matching: try predicate(), sort: try sortDescriptors())
-        session.show(.rows(items.documents, columns: Self.columns(for: items.fields), whenEmpty: "no items in \(LineTokenizer.quote(list))"))
+        let items = try await session.store.itemListing(in: list, matching: try predicate(), sort: try sortDescriptors())
+        session.show(.records(items, columns: Self.columns(for: items.fields), whenEmpty: "no items in \(LineTokenizer.quote(list))"))
         return .proceed
     }
 

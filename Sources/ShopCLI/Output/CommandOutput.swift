@@ -6,12 +6,14 @@ import RecordQL
 /// colour and the pager apply to all of them alike. A new command picks the form that fits:
 ///
 /// - ``rows(_:columns:whenEmpty:)``: a table; JSON is the array of row objects.
+/// - ``records(_:columns:whenEmpty:)``: records as a table of their fields; JSON is the array of
+///   their documents, system fields included.
 /// - ``record(_:)``: one record as `key: value` lines; JSON is the object.
 /// - ``message(_:_:)``: what a write did, one sentence; JSON is `{"message": …}` plus details.
 /// - ``text(_:json:)``: text printed as it is (CKDB, help); JSON is given.
 struct CommandOutput {
-    /// The document `--json` prints.
-    var json: JSONValue
+    /// The document `--json` prints, made only when it is printed.
+    var json: () -> JSONValue
     /// The text for people, styled for where it goes.
     var text: (TextStyle) -> String
 
@@ -33,26 +35,46 @@ struct CommandOutput {
     /// printed instead of a table without rows. Columns whose values (or stand-ins) are all
     /// numbers are right-aligned.
     static func rows(_ rows: [JSONValue], columns: [Column], whenEmpty: String) -> CommandOutput {
-        CommandOutput(json: .array(rows)) { style in
-            guard !rows.isEmpty else { return whenEmpty }
-            let cells = rows.map { row in
-                columns.map { column in
-                    row[column.key].flatMap { $0 == .null ? nil : $0.cellText } ?? column.whenNull
-                }
-            }
-            let numeric = columns.indices.filter { index in
-                let column = columns[index]
-                let standIn: JSONValue = Double(column.whenNull) == nil ? .null : .number(column.whenNull)
-                let values = rows.map { row in row[column.key].flatMap { $0 == .null ? nil : $0 } ?? standIn }.filter { $0 != .null }
-                return !values.isEmpty && values.allSatisfy(\.isNumber)
-            }
-            return TextTable(header: columns.map(\.header), rows: cells, rightAligned: Set(numeric)).rendered(style: style)
+        CommandOutput(json: { .array(rows) }) { style in table(rows, columns: columns, whenEmpty: whenEmpty, style: style) }
+    }
+
+    /// Records as a table of their fields (``rows(_:columns:whenEmpty:)``, one column per entry
+    /// of `columns`); JSON is the array of their documents with their system fields.
+    static func records(_ listing: RecordListing, columns: [Column], whenEmpty: String) -> CommandOutput {
+        CommandOutput(json: { .array(listing.documents(systemFields: true)) }) { style in
+            table(listing.documents(systemFields: false), columns: columns, whenEmpty: whenEmpty, style: style)
         }
+    }
+
+    private static func table(_ rows: [JSONValue], columns: [Column], whenEmpty: String, style: TextStyle) -> String {
+        guard !rows.isEmpty else { return whenEmpty }
+        var cells: [[String]] = []
+        cells.reserveCapacity(rows.count)
+        // A column is numeric while every value (or stand-in) seen is a number, and at least one is.
+        var numbers = [Int](repeating: 0, count: columns.count)
+        var others = [Bool](repeating: false, count: columns.count)
+        let standInIsNumber = columns.map { Double($0.whenNull) != nil }
+        for row in rows {
+            var line: [String] = []
+            line.reserveCapacity(columns.count)
+            for (index, column) in columns.enumerated() {
+                guard let value = row[column.key], value != .null else {
+                    line.append(column.whenNull)
+                    if standInIsNumber[index] { numbers[index] += 1 }
+                    continue
+                }
+                line.append(value.cellText)
+                if value.isNumber { numbers[index] += 1 } else { others[index] = true }
+            }
+            cells.append(line)
+        }
+        let numeric = Set(columns.indices.filter { numbers[$0] > 0 && !others[$0] })
+        return TextTable(header: columns.map(\.header), rows: cells, rightAligned: numeric).rendered(style: style)
     }
 
     /// One record, `key: value` per member of the object `record`, keys padded to one column.
     static func record(_ record: JSONValue) -> CommandOutput {
-        CommandOutput(json: record) { style in
+        CommandOutput(json: { record }) { style in
             guard case .object(let members) = record else { return record.cellText }
             let width = members.map { $0.key.displayWidth }.max() ?? 0
             return members.map { member in
@@ -66,12 +88,12 @@ struct CommandOutput {
     /// What a write did: `sentence` for people; `{"message": sentence, …details}` as JSON.
     static func message(_ sentence: String, _ details: KeyValuePairs<String, JSONValue> = [:]) -> CommandOutput {
         let members = [JSONValue.Member(key: "message", value: .string(sentence))] + details.map { JSONValue.Member(key: $0.key, value: $0.value) }
-        return CommandOutput(json: .object(members)) { _ in sentence }
+        return CommandOutput(json: { .object(members) }) { _ in sentence }
     }
 
     /// `text` printed as it is; `json` with `--json`.
     static func text(_ text: String, json: JSONValue) -> CommandOutput {
-        CommandOutput(json: json) { _ in text }
+        CommandOutput(json: { json }) { _ in text }
     }
 }
 
@@ -84,7 +106,11 @@ extension JSONValue {
         case .null: return ""
         case .bool(let flag): return flag ? "true" : "false"
         case .number(let text): return text
-        case .string(let text): return String(text.map { $0.isNewline ? " " : $0 })
+        case .string(let text):
+            // Nearly every cell is ASCII without a line break: kept as it is, without
+            // breaking it into characters.
+            let isPlain = text.utf8.allSatisfy { $0 < 0x80 && !(0x0A...0x0D).contains($0) }
+            return isPlain ? text : String(text.map { $0.isNewline ? " " : $0 })
         case .array(let elements): return elements.map(\.cellText).joined(separator: ", ")
         case .object(let members):
             if let name = self["name"], name != .null { return name.cellText }

@@ -22,20 +22,22 @@ extension JSONValue {
         }
     }
 
-    /// A record's system fields, then the fields of `recordType` in schema order (`null` when
-    /// unset).
-    init(_ record: Record, of recordType: RecordType, names: (String) -> String?) {
-        let system: [Member] = [
-            Member(key: "recordName", value: .string(record.recordName)),
-            Member(key: "recordType", value: .string(record.recordType)),
-            Member(key: "createdAt", value: record.createdAt.map { .string(Timestamp.format($0)) } ?? .null),
-            Member(key: "modifiedAt", value: record.modifiedAt.map { .string(Timestamp.format($0)) } ?? .null),
-            Member(key: "changeTag", value: record.changeTag.map(JSONValue.string) ?? .null),
-        ]
-        let fields = recordType.userFields.map { field in
-            Member(key: field.name, value: record[field.name].map { JSONValue($0, names: names) } ?? .null)
+    /// A record's system fields (unless `systemFields` is false), then its values of `fields`
+    /// (a record type's user fields, in schema order; `null` when unset).
+    init(_ record: Record, fields: [FieldDefinition], names: (String) -> String?, systemFields: Bool = true) {
+        var members: [Member] = []
+        members.reserveCapacity(fields.count + (systemFields ? 5 : 0))
+        if systemFields {
+            members.append(Member(key: "recordName", value: .string(record.recordName)))
+            members.append(Member(key: "recordType", value: .string(record.recordType)))
+            members.append(Member(key: "createdAt", value: record.createdAt.map { .string(Timestamp.format($0)) } ?? .null))
+            members.append(Member(key: "modifiedAt", value: record.modifiedAt.map { .string(Timestamp.format($0)) } ?? .null))
+            members.append(Member(key: "changeTag", value: record.changeTag.map(JSONValue.string) ?? .null))
         }
-        self = .object(system + fields)
+        for field in fields {
+            members.append(Member(key: field.name, value: record[field.name].map { JSONValue($0, names: names) } ?? .null))
+        }
+        self = .object(members)
     }
 }
 

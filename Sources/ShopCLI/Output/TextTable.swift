@@ -17,27 +17,66 @@ struct TextTable {
     /// The table, one line per row, columns separated by two spaces, no trailing spaces; the
     /// header line styled by `style`.
     func rendered(style: TextStyle = .plain) -> String {
-        let cells = ([header] + rows).map { line in
-            header.indices.map { column in
-                (line.indices.contains(column) ? line[column] : "").truncated(toWidth: Self.maximumCellWidth)
-            }
+        let headerCells = cells(of: header)
+        let rowCells = rows.map(cells(of:))
+        var widths = headerCells.map(\.width)
+        for line in rowCells {
+            for (column, cell) in line.enumerated() where cell.width > widths[column] { widths[column] = cell.width }
         }
-        let widths = header.indices.map { column in cells.map { $0[column].displayWidth }.max() ?? 0 }
-        var lines = cells.map { line(of: $0, widths: widths) }
-        lines[0] = style.header(lines[0])
+        var text = style.header(self.line(of: headerCells, widths: widths))
         if underlinesHeader {
-            lines.insert(line(of: widths.map { String(repeating: "-", count: $0) }, widths: widths), at: 1)
+            text += "\n" + line(of: widths.map { Cell(String(repeating: "-", count: $0)) }, widths: widths)
         }
-        return lines.joined(separator: "\n")
-    }
-
-    private func line(of texts: [String], widths: [Int]) -> String {
-        var text = texts.indices.map { column in
-            let padding = String(repeating: " ", count: widths[column] - texts[column].displayWidth)
-            return rightAligned.contains(column) ? padding + texts[column] : texts[column] + padding
+        for line in rowCells {
+            text += "\n"
+            text += self.line(of: line, widths: widths)
         }
-        .joined(separator: "  ")
-        while text.last == " " { text.removeLast() }
         return text
     }
+
+    /// A cell's text, cut to ``maximumCellWidth``, with its display width measured once.
+    private struct Cell {
+        var text: String
+        var width: Int
+
+        init(_ text: String) {
+            let width = text.displayWidth
+            if width > TextTable.maximumCellWidth {
+                self.text = text.truncated(toWidth: TextTable.maximumCellWidth)
+                self.width = self.text.displayWidth
+            } else {
+                self.text = text
+                self.width = width
+            }
+        }
+    }
+
+    /// One cell per header column: `texts` padded with empty cells or cut to the header's count.
+    private func cells(of texts: [String]) -> [Cell] {
+        header.indices.map { column in Cell(texts.indices.contains(column) ? texts[column] : "") }
+    }
+
+    private func line(of cells: [Cell], widths: [Int]) -> String {
+        var text = ""
+        for (column, cell) in cells.enumerated() {
+            if column > 0 { text += "  " }
+            let padding = widths[column] - cell.width
+            if rightAligned.contains(column) {
+                text += spaces(padding)
+                text += cell.text
+            } else {
+                text += cell.text
+                text += spaces(padding)
+            }
+        }
+        while text.utf8.last == UInt8(ascii: " ") { text.removeLast() }
+        return text
+    }
+
+    private func spaces(_ count: Int) -> String {
+        Self.blanks.indices.contains(count) ? Self.blanks[count] : String(repeating: " ", count: count)
+    }
+
+    /// Padding of every width a cell can need, made once.
+    private static let blanks = (0...maximumCellWidth).map { String(repeating: " ", count: $0) }
 }

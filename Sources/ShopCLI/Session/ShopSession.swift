@@ -53,7 +53,7 @@ public final class ShopSession {
     /// text (see ``display(_:)``).
     func show(_ output: CommandOutput) {
         if printsJSON {
-            console.print(output.json.text)
+            console.print(output.json().text)
         } else {
             display(output.text(style))
         }

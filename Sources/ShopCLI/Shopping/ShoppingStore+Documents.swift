@@ -4,15 +4,14 @@ import RecordQL
 /// Items as the documents `items` and `item show` print: every field of the schema, references
 /// with the names of the records they point at.
 extension ShoppingStore {
-    /// The items of list `name` matching `predicate`, in `sort` order (by name when empty), as
-    /// JSON objects (``JSONValue/init(_:of:names:)``), and the fields of `Items` in schema order.
-    func itemDocuments(
+    /// The items of list `name` matching `predicate`, in `sort` order (by name when empty), with
+    /// the fields of `Items` and the names of the records they reference.
+    func itemListing(
         in name: String, matching predicate: Predicate = .all, sort: [SortDescriptor] = []
-    ) async throws(RecordError) -> (documents: [JSONValue], fields: [FieldDefinition]) {
+    ) async throws(RecordError) -> RecordListing {
         let items = try await items(in: name, matching: predicate, sort: sort)
         let type = try await backend.schema().requireRecordType(Self.itemType)
-        let names = try await names(referencedBy: items)
-        return (items.map { JSONValue($0, of: type, names: { names[$0] }) }, type.userFields)
+        return RecordListing(records: items, fields: type.userFields, names: try await names(referencedBy: items))
     }
 
     /// Item `name` of list `listName` as a JSON object, system fields first.
@@ -20,7 +19,7 @@ extension ShoppingStore {
         let item = try await item(named: name, inList: listName).item
         let type = try await backend.schema().requireRecordType(Self.itemType)
         let names = try await names(referencedBy: [item])
-        return JSONValue(item, of: type, names: { names[$0] })
+        return JSONValue(item, fields: type.userFields, names: { names[$0] })
     }
 
     /// The `name` of each record `records` reference (directly or in lists) that exists and has one.
