@@ -106,7 +106,20 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .executableTarget(name: "shop", dependencies: ["ShopCLI", "RecordService"]),
+        .executableTarget(
+            name: "shop",
+            dependencies: ["ShopCLI", "RecordService"],
+            // The release binary carries the Swift runtime and Foundation in itself: a start
+            // without resolving their symbols in a dozen shared libraries (a third of the
+            // time to a first answer, measured in docs/bench.md).
+            // Foundation's static libraries need their own dependencies named, in this order.
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-static-stdlib", "-lCoreFoundation", "-l_FoundationCollections", "-l_FoundationCShims", "-l_FoundationICU"],
+                    .when(platforms: [.linux], configuration: .release)
+                )
+            ]
+        ),
         .testTarget(name: "ShopCLITests", dependencies: ["ShopCLI", "shop", "RecordKit", "RecordQL", "TestSupport"], exclude: ["Fixtures"]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .executableTarget(
