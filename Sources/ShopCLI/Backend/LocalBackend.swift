@@ -98,6 +98,14 @@ final class LocalBackend: ShopBackend {
         try write { transaction in try transaction.apply(operation) }
     }
 
+    func asOneUnit<T>(_ body: () async throws(RecordError) -> T) async throws(RecordError) -> T {
+        do {
+            return try await database.inOneTransaction { try await body() }
+        } catch {
+            throw RecordError(wrapping: error)
+        }
+    }
+
     /// The database's synchronous `read`, on the calling thread (inside `-1`'s transaction when
     /// there is one), its errors typed.
     private func read<T>(_ body: (RecordTransaction) throws -> T) throws(RecordError) -> T {

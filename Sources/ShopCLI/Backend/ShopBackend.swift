@@ -40,6 +40,11 @@ protocol ShopBackend: AnyObject {
     func namedRecords(list: String, item: String?) async throws(RecordError) -> ShoppingStore.NamedRecords
     /// Applies `operation` in one transaction.
     func apply(_ operation: RecordOperation) async throws(RecordError) -> OperationResult
+    /// Runs `body`, a command's look-ups and its one ``apply(_:)``, as one transaction where the
+    /// storage allows: a database file holds its write lock from the first look-up to the
+    /// write, so nothing changes in between and the work commits once. Through a server each
+    /// request is a transaction of its own, and the write is checked there again.
+    func asOneUnit<T>(_ body: () async throws(RecordError) -> T) async throws(RecordError) -> T
     /// Runs a GraphQL document typed at the prompt (a query or a mutation).
     func execute(_ document: String) async throws(RecordError) -> GraphQLResponse
     /// The live results of a GraphQL subscription (``WatchCommand``): its result at once, then

@@ -33,23 +33,29 @@ struct ShoppingStore {
     /// Creates the list `name`; `schemaViolation` if one has that name already.
     func addList(_ name: String) async throws(RecordError) {
         try Self.checkName(name, of: "list")
-        try await requireNoList(named: name)
-        _ = try await backend.apply(.create(Record(Self.listType, fields: ["name": .string(name)])))
+        try await backend.asOneUnit { () async throws(RecordError) in
+            try await requireNoList(named: name)
+            _ = try await backend.apply(.create(Record(Self.listType, fields: ["name": .string(name)])))
+        }
     }
 
     /// Renames list `name` to `newName`.
     func renameList(_ name: String, to newName: String) async throws(RecordError) {
         try Self.checkName(newName, of: "list")
-        let list = try await list(named: name)
-        if newName != name { try await requireNoList(named: newName) }
-        _ = try await backend.apply(
-            .update(recordType: Self.listType, recordName: list.recordName, fields: ["name": .string(newName)], ifChangeTag: list.changeTag))
+        try await backend.asOneUnit { () async throws(RecordError) in
+            let list = try await list(named: name)
+            if newName != name { try await requireNoList(named: newName) }
+            _ = try await backend.apply(
+                .update(recordType: Self.listType, recordName: list.recordName, fields: ["name": .string(newName)], ifChangeTag: list.changeTag))
+        }
     }
 
     /// Deletes list `name` and, by cascade, its items; returns how many items went with it.
     func deleteList(_ name: String) async throws(RecordError) -> Int {
-        let list = try await list(named: name)
-        return try await backend.apply(.delete(recordName: list.recordName)).deletedRecordNames.count - 1
+        try await backend.asOneUnit { () async throws(RecordError) in
+            let list = try await list(named: name)
+            return try await backend.apply(.delete(recordName: list.recordName)).deletedRecordNames.count - 1
+        }
     }
 
     /// The items of list `name` matching `predicate`, in `sort` order (by name when empty).
@@ -60,21 +66,23 @@ struct ShoppingStore {
     /// Adds item `name` to list `listName` with `assignments`.
     func addItem(_ name: String, to listName: String, assignments: [FieldAssignment]) async throws(RecordError) {
         try Self.checkName(name, of: "item")
-        let (list, existing) = try await list(named: listName, withItem: name)
-        let changes = try await itemChanges(assignments)
-        if let field = changes.name != nil ? "name" : changes.list != nil ? "list" : nil {
-            throw RecordError(
-                .invalidArguments,
-                "item add takes the list and the item's name as its arguments, not \(field)=; to rename or move an item later: item set LIST NAME \(field)=NEW",
-                recordType: Self.itemType, field: field
-            )
+        try await backend.asOneUnit { () async throws(RecordError) in
+            let (list, existing) = try await list(named: listName, withItem: name)
+            let changes = try await itemChanges(assignments)
+            if let field = changes.name != nil ? "name" : changes.list != nil ? "list" : nil {
+                throw RecordError(
+                    .invalidArguments,
+                    "item add takes the list and the item's name as its arguments, not \(field)=; to rename or move an item later: item set LIST NAME \(field)=NEW",
+                    recordType: Self.itemType, field: field
+                )
+            }
+            if existing != nil { throw Self.itemTaken(name, in: list) }
+            var item = Record(Self.itemType, fields: ["name": .string(name), "list": .reference(Reference(list.recordName, action: .deleteSelf))])
+            for case (let field, let value?) in changes.fields {
+                item.fields[field] = value
+            }
+            _ = try await backend.apply(.create(item))
         }
-        if existing != nil { throw Self.itemTaken(name, in: list) }
-        var item = Record(Self.itemType, fields: ["name": .string(name), "list": .reference(Reference(list.recordName, action: .deleteSelf))])
-        for case (let field, let value?) in changes.fields {
-            item.fields[field] = value
-        }
-        _ = try await backend.apply(.create(item))
     }
 
     /// Changes fields of item `name` of list `listName` (`list=OTHER` moves it to list OTHER).
@@ -82,20 +90,24 @@ struct ShoppingStore {
         guard !assignments.isEmpty else {
             throw RecordError(.invalidArguments, "item set needs at least one FIELD=VALUE (for example number=2)")
         }
-        let (list, item) = try await item(named: name, inList: listName)
-        let changes = try await itemChanges(assignments)
-        let newName = changes.name ?? name
-        let newList = changes.list ?? list
-        if newName != name || newList.recordName != list.recordName {
-            try await requireNoItem(named: newName, in: newList)
+        try await backend.asOneUnit { () async throws(RecordError) in
+            let (list, item) = try await item(named: name, inList: listName)
+            let changes = try await itemChanges(assignments)
+            let newName = changes.name ?? name
+            let newList = changes.list ?? list
+            if newName != name || newList.recordName != list.recordName {
+                try await requireNoItem(named: newName, in: newList)
+            }
+            _ = try await backend.apply(.update(recordType: Self.itemType, recordName: item.recordName, fields: changes.fields, ifChangeTag: item.changeTag))
         }
-        _ = try await backend.apply(.update(recordType: Self.itemType, recordName: item.recordName, fields: changes.fields, ifChangeTag: item.changeTag))
     }
 
     /// Deletes item `name` of list `listName`.
     func deleteItem(_ name: String, in listName: String) async throws(RecordError) {
-        let item = try await item(named: name, inList: listName).item
-        _ = try await backend.apply(.delete(recordName: item.recordName))
+        try await backend.asOneUnit { () async throws(RecordError) in
+            let item = try await item(named: name, inList: listName).item
+            _ = try await backend.apply(.delete(recordName: item.recordName))
+        }
     }
 
     /// The names of every list, for completion.

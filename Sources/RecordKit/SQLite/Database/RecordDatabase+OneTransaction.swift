@@ -8,12 +8,19 @@ extension RecordDatabase {
     /// did, and the whole commits when `body` returns, or rolls back entirely when it throws.
     ///
     /// The write lock is taken at once (`BEGIN IMMEDIATE`) and held until the end: other
-    /// connections keep reading the state before it, and their writes wait. Calls must not
-    /// overlap with another `inOneTransaction` on the same database.
+    /// connections keep reading the state before it, and their writes wait. Called while one is
+    /// open already, `body` runs inside the open one. Calls must not overlap with another
+    /// `inOneTransaction` on the same database from another task.
+    ///
+    /// Made for a session that does one thing at a time, a command line: the transaction begins
+    /// and ends on the calling thread, which waits while another connection writes, as the
+    /// synchronous ``write(_:)-(RecordTransaction)->T`` does. (Handing each to GRDB's queue and
+    /// back made a script of single-record commands a third slower.)
     public func inOneTransaction<T>(_ body: () async throws -> T) async throws -> T {
         if isReadOnly { throw readOnlyRefusal }
+        if isInOneTransaction.withLock({ $0 }) { return try await body() }
         do {
-            try await writer.writeWithoutTransaction { db in try db.beginTransaction(.immediate) }
+            try BusyRetry.run(for: busyRetryTime) { try onWriter { db in try db.beginTransaction(.immediate) } }
         } catch {
             throw RecordError.wrapping(error, path: path)
         }
@@ -27,12 +34,17 @@ extension RecordDatabase {
             throw error
         }
         do {
-            try await writer.writeWithoutTransaction { db in try db.commit() }
+            try onWriter { db in try db.commit() }
         } catch {
             rollBackOneTransaction()
             throw RecordError.wrapping(error, path: path)
         }
         return result
+    }
+
+    /// `body` on the writer's connection, on the calling thread.
+    private func onWriter(_ body: (Database) throws -> Void) throws {
+        try writer.writeWithoutTransaction(body)
     }
 
     private func rollBackOneTransaction() {

@@ -87,6 +87,11 @@ final class RemoteBackend: ShopBackend {
         return try ShoppingStore.ListSummary.decode(answer["lists"]?.text ?? "null", countKey: "items")
     }
 
+    /// `body` as it is: a server's transactions never span requests.
+    func asOneUnit<T>(_ body: () async throws(RecordError) -> T) async throws(RecordError) -> T {
+        try await body()
+    }
+
     /// One GraphQL query: the list by name and, nested in it, its item by name.
     func namedRecords(list: String, item: String?) async throws(RecordError) -> ShoppingStore.NamedRecords {
         let schema = try await schema()
