@@ -1,6 +1,6 @@
 import Foundation
 import RecordKit
-import Synchronization
+import TestSupport
 import Testing
 
 @testable import ShopCLI
@@ -8,14 +8,7 @@ import Testing
 /// On a database file a write command's look-ups and its write are one transaction: what it
 /// found is what it writes over, and the whole commits once.
 @Suite struct CommandTransactionTests {
-    /// The SQL statements a database ran, from any thread.
-    private final class StatementLog: Sendable {
-        private let lines = Mutex<[String]>([])
-        var statements: [String] { lines.withLock { $0 } }
-        func append(_ line: String) { lines.withLock { $0.append(line) } }
-        func clear() { lines.withLock { $0.removeAll() } }
-    }
-
+    /// The statements of `log` that begin or end a transaction.
     private static func transactions(in log: [String]) -> [String] {
         log.filter { $0.hasPrefix("BEGIN") || $0 == "COMMIT TRANSACTION" || $0 == "COMMIT" || $0.hasPrefix("ROLLBACK") }
     }
@@ -30,7 +23,7 @@ import Testing
         for item in items {
             try await store.addItem(item, to: "Groceries", assignments: [])
         }
-        log.clear()
+        log.reset()
         return (store, log)
     }
 
