@@ -46,13 +46,14 @@ struct CommandOutput {
         }
     }
 
+    /// The text of ``rows(_:columns:whenEmpty:)``: `whenEmpty` without rows, else the table, a
+    /// column right-aligned when its values (or stand-ins) are all numbers and at least one is.
     private static func table(_ rows: [JSONValue], columns: [Column], whenEmpty: String, style: TextStyle) -> String {
         guard !rows.isEmpty else { return whenEmpty }
         var cells: [[String]] = []
         cells.reserveCapacity(rows.count)
-        // A column is numeric while every value (or stand-in) seen is a number, and at least one is.
-        var numbers = [Int](repeating: 0, count: columns.count)
-        var others = [Bool](repeating: false, count: columns.count)
+        var hasNumber = [Bool](repeating: false, count: columns.count)
+        var hasOther = [Bool](repeating: false, count: columns.count)
         let standInIsNumber = columns.map { Double($0.whenNull) != nil }
         for row in rows {
             var line: [String] = []
@@ -60,15 +61,15 @@ struct CommandOutput {
             for (index, column) in columns.enumerated() {
                 guard let value = row[column.key], value != .null else {
                     line.append(column.whenNull)
-                    if standInIsNumber[index] { numbers[index] += 1 }
+                    hasNumber[index] = hasNumber[index] || standInIsNumber[index]
                     continue
                 }
                 line.append(value.cellText)
-                if value.isNumber { numbers[index] += 1 } else { others[index] = true }
+                if value.isNumber { hasNumber[index] = true } else { hasOther[index] = true }
             }
             cells.append(line)
         }
-        let numeric = Set(columns.indices.filter { numbers[$0] > 0 && !others[$0] })
+        let numeric = Set(columns.indices.filter { hasNumber[$0] && !hasOther[$0] })
         return TextTable(header: columns.map(\.header), rows: cells, rightAligned: numeric).rendered(style: style)
     }
 

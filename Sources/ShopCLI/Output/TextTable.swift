@@ -20,16 +20,16 @@ struct TextTable {
         let headerCells = cells(of: header)
         let rowCells = rows.map(cells(of:))
         var widths = headerCells.map(\.width)
-        for line in rowCells {
-            for (column, cell) in line.enumerated() where cell.width > widths[column] { widths[column] = cell.width }
+        for row in rowCells {
+            for (column, cell) in row.enumerated() where cell.width > widths[column] { widths[column] = cell.width }
         }
-        var text = style.header(self.line(of: headerCells, widths: widths))
+        var text = style.header(line(of: headerCells, widths: widths))
         if underlinesHeader {
             text += "\n" + line(of: widths.map { Cell(String(repeating: "-", count: $0)) }, widths: widths)
         }
-        for line in rowCells {
+        for row in rowCells {
             text += "\n"
-            text += self.line(of: line, widths: widths)
+            text += line(of: row, widths: widths)
         }
         return text
     }
@@ -60,21 +60,18 @@ struct TextTable {
         var text = ""
         for (column, cell) in cells.enumerated() {
             if column > 0 { text += "  " }
-            let padding = widths[column] - cell.width
+            // Every cell is cut to `maximumCellWidth`, so no padding is wider than `blanks` has.
+            let padding = Self.blanks[widths[column] - cell.width]
             if rightAligned.contains(column) {
-                text += spaces(padding)
+                text += padding
                 text += cell.text
             } else {
                 text += cell.text
-                text += spaces(padding)
+                text += padding
             }
         }
         while text.utf8.last == UInt8(ascii: " ") { text.removeLast() }
         return text
-    }
-
-    private func spaces(_ count: Int) -> String {
-        Self.blanks.indices.contains(count) ? Self.blanks[count] : String(repeating: " ", count: count)
     }
 
     /// Padding of every width a cell can need, made once.
