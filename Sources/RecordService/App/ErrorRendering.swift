@@ -41,7 +41,8 @@ public enum ErrorRendering: Sendable {
     }
 
     /// `error` as the service describes it: its own errors as they are, the engine's with their
-    /// status, Hummingbird's (413 from a body past the limit) with theirs, anything else as 500.
+    /// status, Hummingbird's (413 from a body past the limit) with theirs, a request stopped
+    /// before it finished as 503 (try again), anything else as 500.
     public static func serviceError(_ error: any Error) -> ServiceError {
         switch error {
         case let error as ServiceError:
@@ -56,6 +57,11 @@ public enum ErrorRendering: Sendable {
             return ServiceError(.notFound, code: .notFound, "there is no such endpoint; GET /openapi.yaml describes them all")
         case let error as any HTTPResponseError:
             return ServiceError(error.status, code: error.status.code < 500 ? .badRequest : .internalError, "\(error.status.reasonPhrase)")
+        case is CancellationError:
+            return ServiceError(
+                .serviceUnavailable, code: .tryAgainLater,
+                "the request was stopped before it finished (the server is stopping, or the client went away); send it again: a write sent again with the same Idempotency-Key is applied once"
+            )
         default:
             return ServiceError(.internalServerError, code: .internalError, "the request failed unexpectedly: \(error)")
         }
