@@ -4,8 +4,8 @@ import Testing
 
 @testable import RecordKit
 
-/// ``RecordDatabase/inOneTransaction(_:)``: every read and write joins one transaction, which
-/// commits at the end or rolls back whole.
+/// ``RecordDatabase/inOneTransaction(undoing:_:)``: every read and write joins one transaction,
+/// which commits at the end or rolls back whole.
 @Suite struct OneTransactionTests {
     struct Stop: Error {}
 
@@ -40,5 +40,42 @@ import Testing
         // The schema read inside is forgotten: a later change to the same version is seen.
         try db.addField(FieldDefinition("note", .string), to: "Items")
         #expect(try db.schema.recordType(named: "Items")?.field(named: "note") != nil)
+    }
+
+    @Test func undoingTheWholeTransactionWritesWithoutSavepoints() async throws {
+        let file = TemporaryDatabase()
+        let log = StatementLog()
+        let db = try RecordDatabase(path: file.path, bootstrap: .shopping, trace: { log.append($0) })
+        try await db.inOneTransaction(undoing: .wholeTransaction) {
+            try db.save(Shopping.list("L1", "Groceries"))
+            try db.save(Shopping.list("L2", "Party"))
+        }
+        #expect(!log.statements.contains { $0.hasPrefix("SAVEPOINT") }, "\(log.statements)")
+        #expect(try db.records(matching: Query("Lists")).recordNames == ["L1", "L2"])
+    }
+
+    @Test func aFailingWriteUndoesTheWholeTransactionAndEndsIt() async throws {
+        let file = TemporaryDatabase()
+        let db = try file.open()
+        let before = try db.contentDump()
+        var refusedAfter: RecordError?
+        await #expect(throws: RecordError.self) {
+            try await db.inOneTransaction(undoing: .wholeTransaction) {
+                try db.save(Shopping.list("L1", "Groceries"))
+                // The body catches the failure: the transaction still ends with it.
+                #expect(throws: RecordError.self) { try db.save(Shopping.list("L2", "Groceries")) }
+                do {
+                    _ = try db.records(matching: Query("Lists"))
+                } catch let error as RecordError {
+                    refusedAfter = error
+                }
+                #expect(throws: RecordError.self) { try db.save(Shopping.list("L3", "Party")) }
+            }
+        }
+        #expect(refusedAfter?.message.contains("an earlier write failed and rolled this transaction back") == true, "\(String(describing: refusedAfter))")
+        #expect(try db.contentDump() == before)
+        // The database is free again: the next transaction commits.
+        try await db.inOneTransaction(undoing: .wholeTransaction) { try db.save(Shopping.list("L4", "Party")) }
+        #expect(try db.records(matching: Query("Lists")).recordNames == ["L4"])
     }
 }

@@ -98,9 +98,12 @@ final class LocalBackend: ShopBackend {
         try write { transaction in try transaction.apply(operation) }
     }
 
+    /// A command's look-ups and its one write never go on after the write fails, so its write
+    /// needs no savepoint of its own: a failure rolls the whole back (inside `-1`, the script's
+    /// transaction decides).
     func asOneUnit<T>(_ body: () async throws(RecordError) -> T) async throws(RecordError) -> T {
         do {
-            return try await database.inOneTransaction { try await body() }
+            return try await database.inOneTransaction(undoing: .wholeTransaction) { try await body() }
         } catch {
             throw RecordError(wrapping: error)
         }

@@ -34,8 +34,8 @@ public final class RecordDatabase: Sendable {
     let busyRetryTime: Duration
     /// The schema snapshot last read, reused while `PRAGMA user_version` is unchanged.
     private let cachedSnapshot = Mutex<SchemaSnapshot?>(nil)
-    /// Whether ``inOneTransaction(_:)`` holds a transaction every read and write joins.
-    let isInOneTransaction = Mutex<Bool>(false)
+    /// The transaction ``inOneTransaction(undoing:_:)`` holds open, which every read and write joins.
+    let oneTransaction = Mutex<OneTransaction?>(nil)
     /// The databases of the custom zones opened so far, by name, with the zone's id
     /// (``RecordDatabase/zone(_:)``).
     let openZones = Mutex<[String: (id: Int64, database: RecordDatabase)]>([:])
@@ -67,7 +67,7 @@ public final class RecordDatabase: Sendable {
         self.busyRetryTime = busyRetryTime
         var configuration = Configuration()
         configuration.busyMode = BusyRetry.busyMode
-        // ``inOneTransaction(_:)`` keeps a transaction open across database accesses.
+        // ``inOneTransaction(undoing:_:)`` keeps a transaction open across database accesses.
         configuration.allowsUnsafeTransactions = true
         configuration.prepareDatabase { db in
             // WAL with synchronous=NORMAL: a commit survives the process crashing (killed at any
@@ -125,7 +125,7 @@ public final class RecordDatabase: Sendable {
     public func write<T>(access: AccessPolicy, _ body: (RecordTransaction) throws -> T) throws -> T {
         do {
             if isReadOnly { throw readOnlyRefusal }
-            if isInOneTransaction.withLock({ $0 }) { return try writeInOneTransaction(access: access, body) }
+            if isInOneTransaction { return try writeInOneTransaction(access: access, body) }
             return try BusyRetry.run(for: busyRetryTime) {
                 try writer.write { db in try transact(db, access: access, body) }
             }
@@ -142,7 +142,7 @@ public final class RecordDatabase: Sendable {
     /// - Throws: the error `body` throws, unchanged; the database's own failures as ``RecordError``.
     public func read<T>(_ body: (RecordTransaction) throws -> T) throws -> T {
         do {
-            if isInOneTransaction.withLock({ $0 }) { return try readInOneTransaction(body) }
+            if isInOneTransaction { return try readInOneTransaction(body) }
             return try BusyRetry.run(for: busyRetryTime) {
                 try writer.read { db in
                     try body(RecordTransaction(db, snapshot: try snapshot(db), databasePath: path))
@@ -167,7 +167,7 @@ public final class RecordDatabase: Sendable {
     public func write<T: Sendable>(access: AccessPolicy, _ body: @Sendable (RecordTransaction) throws -> T) async throws -> T {
         do {
             if isReadOnly { throw readOnlyRefusal }
-            if isInOneTransaction.withLock({ $0 }) { return try writeInOneTransaction(access: access, body) }
+            if isInOneTransaction { return try writeInOneTransaction(access: access, body) }
             return try await BusyRetry.run(for: busyRetryTime) {
                 try await writer.writeWithoutTransaction { db in
                     try BusyRetry.failingFast(db) {
@@ -196,7 +196,7 @@ public final class RecordDatabase: Sendable {
     /// The async ``read(_:)-(@Sendable(RecordTransaction)->T)`` acting for `access`.
     public func read<T: Sendable>(access: AccessPolicy, _ body: @Sendable (RecordTransaction) throws -> T) async throws -> T {
         do {
-            if isInOneTransaction.withLock({ $0 }) { return try readInOneTransaction(access: access, body) }
+            if isInOneTransaction { return try readInOneTransaction(access: access, body) }
             return try await BusyRetry.run(for: busyRetryTime) {
                 try await writer.read { db in
                     try body(RecordTransaction(db, snapshot: try snapshot(db), databasePath: path, access: access))
@@ -253,7 +253,7 @@ public final class RecordDatabase: Sendable {
         }
     }
 
-    /// Forgets the cached schema snapshot (after ``inOneTransaction(_:)`` rolls back schema
+    /// Forgets the cached schema snapshot (after ``inOneTransaction(undoing:_:)`` rolls back schema
     /// changes it had read, whose version a later change may reach again).
     func forgetSchemaSnapshot() {
         cachedSnapshot.withLock { $0 = nil }
@@ -261,7 +261,7 @@ public final class RecordDatabase: Sendable {
 
     /// The schema snapshot for the transaction open on `db`. Only ever called before any schema
     /// change in the transaction, so what it caches is committed state (or that of
-    /// ``inOneTransaction(_:)``, forgotten if it rolls back).
+    /// ``inOneTransaction(undoing:_:)``, forgotten if it rolls back).
     func snapshot(_ db: Database) throws -> SchemaSnapshot {
         let version = try SchemaStorage.version(db)
         if let cached = cachedSnapshot.withLock({ $0 }), cached.version == version {
