@@ -78,4 +78,20 @@ import Testing
         try await db.inOneTransaction(undoing: .wholeTransaction) { try db.save(Shopping.list("L4", "Party")) }
         #expect(try db.records(matching: Query("Lists")).recordNames == ["L4"])
     }
+
+    @Test(arguments: [FailedWriteUndo.thatWrite, .wholeTransaction])
+    func aSchemaChangeIsSeenByTheReadsAndWritesAfterIt(undo: FailedWriteUndo) async throws {
+        let file = TemporaryDatabase()
+        let db = try file.open()
+        try await db.inOneTransaction(undoing: undo) {
+            try db.save(Shopping.list("L1", "Groceries"))
+            #expect(try db.schema.recordType(named: "Items")?.field(named: "number") == nil)
+            try db.addField(FieldDefinition("number", .int64), to: "Items")
+            #expect(try db.schema.recordType(named: "Items")?.field(named: "number") != nil)
+            var item = Shopping.item("I1", "Milk", in: "L1")
+            item["number"] = .int64(2)
+            try db.save(item)
+        }
+        #expect(try db.fetch(recordName: "I1")?["number"] == .int64(2))
+    }
 }

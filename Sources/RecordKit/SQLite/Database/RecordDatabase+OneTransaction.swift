@@ -18,6 +18,9 @@ struct OneTransaction: Sendable {
     var undo: FailedWriteUndo
     /// The write that rolled the transaction back (``FailedWriteUndo/wholeTransaction``).
     var abortedBy: RecordError?
+    /// The schema as read since the last write: nothing else changes it while the write lock is
+    /// held, so the reads and the next write use it without reading the version again.
+    var schemaSinceLastWrite: SchemaSnapshot?
 
     /// What a read or write after ``abortedBy`` fails with.
     var refusalAfterAbort: RecordError? {
@@ -88,11 +91,13 @@ extension RecordDatabase {
     func writeInOneTransaction<T>(access: AccessPolicy = .owner, _ body: (RecordTransaction) throws -> T) throws -> T {
         let state = oneTransaction.withLock { $0 }
         if let refusal = state?.refusalAfterAbort { throw refusal }
+        // The write may change the schema: what follows reads it again.
+        defer { oneTransaction.withLock { $0?.schemaSinceLastWrite = nil } }
         guard state?.undo == .wholeTransaction else {
             return try writer.writeWithoutTransaction { db in
                 var result: T?
                 try db.inSavepoint {
-                    result = try transact(db, access: access, body)
+                    result = try transact(db, snapshot: try oneTransactionSnapshot(db), access: access, body)
                     return .commit
                 }
                 guard let result else { throw RecordError(.internalError, "a write inside one transaction returned nothing") }
@@ -100,7 +105,7 @@ extension RecordDatabase {
             }
         }
         do {
-            return try writer.writeWithoutTransaction { db in try transact(db, access: access, body) }
+            return try writer.writeWithoutTransaction { db in try transact(db, snapshot: try oneTransactionSnapshot(db), access: access, body) }
         } catch {
             rollBackOneTransaction()
             let abort = RecordError.wrapping(error, path: path)
@@ -114,7 +119,16 @@ extension RecordDatabase {
     func readInOneTransaction<T>(access: AccessPolicy = .owner, _ body: (RecordTransaction) throws -> T) throws -> T {
         if let refusal = oneTransaction.withLock({ $0?.refusalAfterAbort }) { throw refusal }
         return try writer.writeWithoutTransaction { db in
-            try body(RecordTransaction(db, snapshot: try snapshot(db), databasePath: path, access: access))
+            try body(RecordTransaction(db, snapshot: try oneTransactionSnapshot(db), databasePath: path, access: access))
         }
+    }
+
+    /// The schema inside ``inOneTransaction(undoing:_:)``: the one read since the last write,
+    /// or read now and kept until the next.
+    private func oneTransactionSnapshot(_ db: Database) throws -> SchemaSnapshot {
+        if let kept = oneTransaction.withLock({ $0?.schemaSinceLastWrite }) { return kept }
+        let read = try snapshot(db)
+        oneTransaction.withLock { $0?.schemaSinceLastWrite = read }
+        return read
     }
 }
