@@ -4,11 +4,26 @@ internal import GRDB
 struct CompiledQuery: Sendable {
     var sql: String
     var values: [DatabaseValue]
+    /// How each of ``values`` is made from the parameters of the query's readable predicate
+    /// (``QueryCompiler/readable(_:layout:access:)``).
+    var bindings: [ArgumentBinding]
     var layout: TableLayout
     /// How many sort-key columns follow the record columns in each row (for cursors).
     var sortKeyCount: Int
 
     var arguments: StatementArguments { StatementArguments(values: values) }
+
+    /// The same statement bound with `parameters`, those of a query of the same shape
+    /// (``Predicate/parameterized(into:)``): what compiling that query would give.
+    func rebound(to parameters: [QueryParameter]) throws(RecordError) -> CompiledQuery {
+        var rebound = self
+        rebound.values = []
+        rebound.values.reserveCapacity(bindings.count)
+        for binding in bindings {
+            rebound.values.append(try binding.value(in: parameters))
+        }
+        return rebound
+    }
 }
 
 /// Compiles ``Query`` values to SQL. Pure: the schema layout in, SQL and arguments out.
@@ -31,6 +46,7 @@ enum QueryCompiler {
         return CompiledQuery(
             sql: "SELECT \(layout.selection), \(sortColumns) FROM \(layout.table)\(clauses.sql)",
             values: clauses.arguments,
+            bindings: clauses.bindings,
             layout: layout,
             sortKeyCount: clauses.keys.count
         )
@@ -43,6 +59,8 @@ enum QueryCompiler {
     struct Clauses {
         var sql: String
         var arguments: [DatabaseValue]
+        /// How each of ``arguments`` is made (``ArgumentBinding``).
+        var bindings: [ArgumentBinding]
         var keys: [SortKey]
 
         init(
@@ -53,15 +71,16 @@ enum QueryCompiler {
                 throw RecordError(.invalidArguments, "limit must be zero or more, not \(limit)", recordType: query.recordType)
             }
             var predicate = PredicateCompiler(layout: layout, qualifier: qualifier)
-            let readable = query.predicate && access.readScope(of: layout.recordType).predicate
-            var conditions = [extraCondition, try predicate.compile(readable)].compactMap { $0 }
+            var conditions = [extraCondition, try predicate.compile(QueryCompiler.readable(query, layout: layout, access: access))].compactMap { $0 }
             var arguments = predicate.arguments
+            var bindings = predicate.bindings
             keys = try QueryCompiler.sortKeys(query, layout: layout, qualifier: qualifier)
             if let cursor {
                 let position = try PageCursor(decoding: cursor, for: query, keyCount: keys.count)
                 let (condition, values) = QueryCompiler.keysetCondition(keys, after: position.keys)
                 conditions.append(condition)
                 arguments += values
+                bindings += values.map(ArgumentBinding.constant)
             }
             conditions.removeAll { $0 == "1" }
             var sql = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
@@ -70,11 +89,20 @@ enum QueryCompiler {
             }
             if let limit = query.limit {
                 sql += " LIMIT ?"
-                arguments.append((fetchingOneMore ? limit + 1 : limit).databaseValue)
+                let value = (fetchingOneMore ? limit + 1 : limit).databaseValue
+                arguments.append(value)
+                bindings.append(.constant(value))
             }
             self.sql = sql
             self.arguments = arguments
+            self.bindings = bindings
         }
+    }
+
+    /// What of `query` `access` may read: its predicate and the access's read scope, the
+    /// predicate compiled for it.
+    static func readable(_ query: Query, layout: TableLayout, access: AccessPolicy) -> Predicate {
+        query.predicate && access.readScope(of: layout.recordType).predicate
     }
 
     /// The query's sort keys followed by the recordName tie-break, which runs in the direction

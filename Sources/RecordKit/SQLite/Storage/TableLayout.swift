@@ -114,17 +114,24 @@ final class SchemaSnapshot: Sendable {
     /// Per record type, the same over every other stored table (absent when there is none).
     let locateOutsideSQL: [String: String]
 
-    /// First pages of queries compiled at this version, by query and whether one more row is
-    /// fetched: the REPL looks the same list up by name command after command, an app runs the
-    /// same query again and again. Later pages are not kept (each has a new cursor), nor queries
-    /// with non-ASCII text (equal Swift strings may differ in bytes; see ``Query/hasOnlyASCIIText``).
+    /// First pages of queries compiled at this version, by the query's shape (its values left
+    /// out, ``Predicate/parameterized(into:)``) and whether one more row is fetched: the REPL
+    /// looks a list up by name command after command, each time another name; an app runs the
+    /// same queries again and again with new values. A query found here is bound with its own
+    /// values (``CompiledQuery/rebound(to:)``) instead of being compiled. Later pages are not
+    /// kept (each has a new cursor), nor shapes with non-ASCII names (equal Swift strings may
+    /// differ in bytes; see ``Query/hasOnlyASCIIText``).
     private let compiledQueries = BoundedCache<CompiledQueryKey, CompiledQuery>(capacity: 256)
 
     private struct CompiledQueryKey: Hashable, Sendable {
-        var query: Query
+        /// The query with its predicate's values replaced by placeholders.
+        var shape: Query
         var access: AccessPolicy
         var fetchingOneMore: Bool
     }
+
+    /// How many query shapes are kept compiled (tests check what is shared).
+    var compiledQueryCount: Int { compiledQueries.count }
 
     /// JSON queries compiled at this version (``RecordTransaction/compileJSON(_:projection:)``),
     /// under the same rules: a query language asks the same ones again and again.
@@ -165,12 +172,26 @@ final class SchemaSnapshot: Sendable {
     /// `query` compiled for this schema and `access` (``QueryCompiler/compile(_:layout:access:after:fetchingOneMore:)``),
     /// from the cache when it is a first page compiled before.
     func compiled(_ query: Query, access: AccessPolicy, after cursor: String? = nil, fetchingOneMore: Bool = false) throws(RecordError) -> CompiledQuery {
-        guard cursor == nil, query.hasOnlyASCIIText else {
-            return try QueryCompiler.compile(query, layout: try layout(query.recordType), access: access, after: cursor, fetchingOneMore: fetchingOneMore)
+        let layout = try layout(query.recordType)
+        guard cursor == nil else {
+            return try QueryCompiler.compile(query, layout: layout, access: access, after: cursor, fetchingOneMore: fetchingOneMore)
         }
-        let key = CompiledQueryKey(query: query, access: access, fetchingOneMore: fetchingOneMore)
-        if let compiled = compiledQueries.value(for: key) { return compiled }
-        let compiled = try QueryCompiler.compile(query, layout: try layout(query.recordType), access: access, fetchingOneMore: fetchingOneMore)
+        var parameters: [QueryParameter] = []
+        var shape = query
+        shape.predicate = query.predicate.parameterized(into: &parameters)
+        guard shape.hasOnlyASCIIText else {
+            return try QueryCompiler.compile(query, layout: layout, access: access, fetchingOneMore: fetchingOneMore)
+        }
+        let key = CompiledQueryKey(shape: shape, access: access, fetchingOneMore: fetchingOneMore)
+        if let compiled = compiledQueries.value(for: key) {
+            // Compiled for the readable predicate: a read scope narrower than all adds its values.
+            if access.readScope(of: layout.recordType).predicate != .all {
+                parameters = []
+                _ = QueryCompiler.readable(query, layout: layout, access: access).parameterized(into: &parameters)
+            }
+            return try compiled.rebound(to: parameters)
+        }
+        let compiled = try QueryCompiler.compile(query, layout: layout, access: access, fetchingOneMore: fetchingOneMore)
         compiledQueries.store(compiled, for: key)
         return compiled
     }
