@@ -45,7 +45,7 @@ extension RecordDatabase {
     /// back made a script of single-record commands a third slower.)
     public func inOneTransaction<T>(undoing undo: FailedWriteUndo = .thatWrite, _ body: () async throws -> T) async throws -> T {
         if isReadOnly { throw readOnlyRefusal }
-        if oneTransaction.withLock({ $0 != nil }) { return try await body() }
+        if isInOneTransaction { return try await body() }
         do {
             try BusyRetry.run(for: busyRetryTime) { try onWriter { db in try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute() } }
         } catch {

@@ -124,7 +124,7 @@ final class SchemaSnapshot: Sendable {
     private let compiledQueries = BoundedCache<CompiledQueryKey, CompiledQuery>(capacity: 256)
 
     private struct CompiledQueryKey: Hashable, Sendable {
-        /// The query with its predicate's values replaced by placeholders.
+        /// The query with its readable predicate, the values replaced by placeholders.
         var shape: Query
         var access: AccessPolicy
         var fetchingOneMore: Bool
@@ -176,21 +176,16 @@ final class SchemaSnapshot: Sendable {
         guard cursor == nil else {
             return try QueryCompiler.compile(query, layout: layout, access: access, after: cursor, fetchingOneMore: fetchingOneMore)
         }
+        // The statement is compiled for the readable predicate (the access's read scope added),
+        // so its shape and its values are taken from that.
         var parameters: [QueryParameter] = []
         var shape = query
-        shape.predicate = query.predicate.parameterized(into: &parameters)
+        shape.predicate = QueryCompiler.readable(query, layout: layout, access: access).parameterized(into: &parameters)
         guard shape.hasOnlyASCIIText else {
             return try QueryCompiler.compile(query, layout: layout, access: access, fetchingOneMore: fetchingOneMore)
         }
         let key = CompiledQueryKey(shape: shape, access: access, fetchingOneMore: fetchingOneMore)
-        if let compiled = compiledQueries.value(for: key) {
-            // Compiled for the readable predicate: a read scope narrower than all adds its values.
-            if access.readScope(of: layout.recordType).predicate != .all {
-                parameters = []
-                _ = QueryCompiler.readable(query, layout: layout, access: access).parameterized(into: &parameters)
-            }
-            return try compiled.rebound(to: parameters)
-        }
+        if let compiled = compiledQueries.value(for: key) { return try compiled.rebound(to: parameters) }
         let compiled = try QueryCompiler.compile(query, layout: layout, access: access, fetchingOneMore: fetchingOneMore)
         compiledQueries.store(compiled, for: key)
         return compiled
