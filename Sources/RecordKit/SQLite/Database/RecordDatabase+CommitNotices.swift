@@ -29,7 +29,7 @@ extension RecordDatabase {
             var seen: (version: Int, sequence: Int64)?
             while !Task.isCancelled, let broadcaster {
                 let before = seen
-                let check = try? await writer.writeWithoutTransaction { db -> (version: Int, sequence: Int64, notice: CommitNotice?) in
+                let check = try? await writer.suspendingWriteWithoutTransaction { db -> (version: Int, sequence: Int64, notice: CommitNotice?) in
                     let version = try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
                     if let before, before.version == version { return (version, before.sequence, nil) }
                     let sequence = try Int64.fetchOne(db, sql: "SELECT max(seq) FROM _changes") ?? 0

@@ -21,7 +21,7 @@ extension RecordDatabase {
     /// ``rawRowsOnWriter(_:)-(String)`` for async code: the task suspends while the writer's
     /// thread runs `sql`.
     func rawRowsOnWriter(_ sql: String) async throws -> [[String]] {
-        try await writer.writeWithoutTransaction { db in try Self.rows(sql, in: db) }
+        try await writer.suspendingWriteWithoutTransaction { db in try Self.rows(sql, in: db) }
     }
 
     static func rows(_ sql: String, in db: Database) throws -> [[String]] {

@@ -159,17 +159,17 @@ public final class RecordDatabase: Sendable {
     ///
     /// - Throws: the error `body` throws, unchanged (after rolling back); the database's own
     ///   failures as ``RecordError``; `CancellationError` when the task is cancelled first.
-    public func write<T: Sendable>(_ body: @Sendable (RecordTransaction) throws -> T) async throws -> T {
+    public func write<T: Sendable>(_ body: @escaping @Sendable (RecordTransaction) throws -> T) async throws -> T {
         try await write(access: .owner, body)
     }
 
     /// The async ``write(_:)-(@Sendable(RecordTransaction)->T)`` acting for `access`.
-    public func write<T: Sendable>(access: AccessPolicy, _ body: @Sendable (RecordTransaction) throws -> T) async throws -> T {
+    public func write<T: Sendable>(access: AccessPolicy, _ body: @escaping @Sendable (RecordTransaction) throws -> T) async throws -> T {
         do {
             if isReadOnly { throw readOnlyRefusal }
             if isInOneTransaction { return try writeInOneTransaction(access: access, body) }
             return try await BusyRetry.run(for: busyRetryTime) {
-                try await writer.writeWithoutTransaction { db in
+                try await writer.suspendingWriteWithoutTransaction { [self] db in
                     try BusyRetry.failingFast(db) {
                         var result: T?
                         try db.inTransaction(.immediate) {
@@ -189,16 +189,16 @@ public final class RecordDatabase: Sendable {
     /// threads while the task suspends, so reads never wait for a write in progress.
     ///
     /// - Throws: the error `body` throws, unchanged; the database's own failures as ``RecordError``.
-    public func read<T: Sendable>(_ body: @Sendable (RecordTransaction) throws -> T) async throws -> T {
+    public func read<T: Sendable>(_ body: @escaping @Sendable (RecordTransaction) throws -> T) async throws -> T {
         try await read(access: .owner, body)
     }
 
     /// The async ``read(_:)-(@Sendable(RecordTransaction)->T)`` acting for `access`.
-    public func read<T: Sendable>(access: AccessPolicy, _ body: @Sendable (RecordTransaction) throws -> T) async throws -> T {
+    public func read<T: Sendable>(access: AccessPolicy, _ body: @escaping @Sendable (RecordTransaction) throws -> T) async throws -> T {
         do {
             if isInOneTransaction { return try readInOneTransaction(access: access, body) }
             return try await BusyRetry.run(for: busyRetryTime) {
-                try await writer.read { db in
+                try await writer.suspendingRead { [self] db in
                     try body(RecordTransaction(db, snapshot: try snapshot(db), databasePath: path, access: access))
                 }
             }

@@ -1,0 +1,108 @@
+internal import GRDB
+internal import GRDBSQLite
+import Synchronization
+
+/// The async reads and writes of ``RecordDatabase``: GRDB's asynchronous access
+/// (`asyncRead`, `asyncWriteWithoutTransaction`), which runs the work on a connection's own
+/// dispatch queue, with the task suspended on a continuation until it is done.
+///
+/// GRDB's `async` twins do the same through actors: a read first waits for a free reader on the
+/// pool's semaphore actor, returns to the generic executor, runs on the reader's actor and
+/// returns again — four executor switches, where this takes three (two queue jumps and the
+/// resume). On the canonical query through the query language that is about a fifth of its
+/// time (docs/bench.md, "Optimisations").
+///
+/// Cancellation is GRDB's: a task cancelled before its work starts gets `CancellationError` and
+/// the work does not run; one cancelled while its work runs has the statement interrupted
+/// (`sqlite3_interrupt` on that connection only) and gets `CancellationError`.
+extension DatabaseWriter {
+    /// `body` in a read-only transaction on a reader connection (GRDB's `asyncRead`).
+    func suspendingRead<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await suspending(body) { run in
+            asyncRead { opened in
+                switch opened {
+                case .success(let db): run(db)
+                case .failure(let error): run.fail(error)
+                }
+            }
+        }
+    }
+
+    /// `body` on the writer connection, outside any transaction (GRDB's
+    /// `asyncWriteWithoutTransaction`): `body` opens and ends its own.
+    func suspendingWriteWithoutTransaction<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await suspending(body) { run in
+            asyncWriteWithoutTransaction { db in run(db) }
+        }
+    }
+
+    /// `body` run by what `schedule` hands the connection to, the task suspended meanwhile.
+    private func suspending<T: Sendable>(
+        _ body: @escaping @Sendable (Database) throws -> T, schedule: (ScheduledAccess<T>) -> Void
+    ) async throws -> T {
+        let cancellation = AccessCancellation()
+        return try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { continuation in
+                schedule(ScheduledAccess(body: body, cancellation: cancellation, continuation: continuation))
+            }
+        } onCancel: {
+            cancellation.cancel()
+        }
+    }
+}
+
+/// One suspended access: its work and the continuation its result resumes.
+private struct ScheduledAccess<T: Sendable>: Sendable {
+    let body: @Sendable (Database) throws -> T
+    let cancellation: AccessCancellation
+    let continuation: UnsafeContinuation<T, any Error>
+
+    /// Runs the work on `db` (on the connection's queue) and resumes the task with its result.
+    func callAsFunction(_ db: Database) {
+        continuation.resume(with: Result { try cancellation.running(on: db) { try body(db) } })
+    }
+
+    /// Resumes the task with `error`: the connection could not be had.
+    func fail(_ error: any Error) {
+        continuation.resume(throwing: error)
+    }
+}
+
+/// Whether an access's task was cancelled, and the connection to interrupt if it is running.
+private final class AccessCancellation: Sendable {
+    private struct State {
+        var isCancelled = false
+        var running: Interruptible?
+    }
+
+    /// A connection's handle, only ever passed to `sqlite3_interrupt`, which any thread may call.
+    private struct Interruptible: @unchecked Sendable {
+        let connection: SQLiteConnection
+    }
+
+    private let state = Mutex(State())
+
+    /// Marks the task cancelled and interrupts the statement running for it, if any.
+    func cancel() {
+        state.withLock { state in
+            state.isCancelled = true
+            if let running = state.running { sqlite3_interrupt(running.connection) }
+        }
+    }
+
+    /// `work` on `db`, unless the task was cancelled before it starts; a statement it has
+    /// interrupted fails as `CancellationError`.
+    func running<T>(on db: Database, _ work: () throws -> T) throws -> T {
+        let connection = db.sqliteConnection.map(Interruptible.init)
+        try state.withLock { state throws(CancellationError) in
+            if state.isCancelled { throw CancellationError() }
+            state.running = connection
+        }
+        defer { state.withLock { $0.running = nil } }
+        do {
+            return try work()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT && state.withLock({ $0.isCancelled }) {
+            throw CancellationError()
+        }
+    }
+}
