@@ -1,11 +1,11 @@
+import AsyncHTTPClient
 import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+import NIOCore
+import NIOHTTP1
 
 /// The few single requests the service rows make themselves (setting peers up, checking each
-/// server answers what the load asks for, timing the first answer): to 127.0.0.1 only.
+/// server answers what the load asks for, timing the first answer): to 127.0.0.1 only, through
+/// async-http-client's shared client (the load itself is `wrk`'s).
 enum LoopbackHTTP {
     struct Response {
         var status: Int
@@ -13,23 +13,21 @@ enum LoopbackHTTP {
         var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    private static let session: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 30
-        return URLSession(configuration: configuration)
-    }()
+    /// The largest answer read (a page of the peers' setup or of a query): 64 MiB.
+    private static let maximumBody = 64 << 20
 
     static func send(_ method: String, _ url: URL, headers: [String: String] = [:], body: String? = nil, timeout: Double = 30) async throws -> Response {
         guard url.host == "127.0.0.1" else { throw BenchError("requests only ever go to 127.0.0.1, not \(url.absoluteString)") }
-        var request = URLRequest(url: url, timeoutInterval: timeout)
-        request.httpMethod = method
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = HTTPMethod(rawValue: method)
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body {
-            request.httpBody = Data(body.utf8)
-            if headers["Content-Type"] == nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
+            request.body = .bytes(ByteBuffer(string: body))
+            if headers["Content-Type"] == nil { request.headers.add(name: "Content-Type", value: "application/json") }
         }
-        let (data, response) = try await session.data(for: request)
-        return Response(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: data)
+        let response = try await HTTPClient.shared.execute(request, timeout: .milliseconds(Int64(timeout * 1000)))
+        let answer = try await response.body.collect(upTo: maximumBody)
+        return Response(status: Int(response.status.code), body: Data(answer.readableBytesView))
     }
 
     /// `send`, requiring a 2xx answer.

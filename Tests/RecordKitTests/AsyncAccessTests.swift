@@ -15,22 +15,9 @@ import Testing
         let db = try file.open()
         try db.save(Shopping.list("L1", "Groceries"))
         let events = EventLog()
-        let writeStarted = DispatchSemaphore(value: 0)
         let readsDone = DispatchSemaphore(value: 0)
-        let write = Task {
-            try await db.write { transaction in
-                _ = try transaction.apply(.create(Shopping.list("L2", "Hardware")))
-                writeStarted.signal()
-                Thread.sleep(forTimeInterval: 2)
-                _ = readsDone.wait(timeout: .now() + 300)
-                events.append("write")
-            }
-        }
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                writeStarted.wait()
-                continuation.resume()
-            }
+        let write = await db.holdingTheWriter(creating: Shopping.list("L2", "Hardware"), atLeast: 2, until: readsDone, orAtMost: 300) {
+            events.append("write")
         }
         let seen = try await withThrowingTaskGroup(of: [String].self) { group in
             for _ in 0..<8 {
@@ -181,4 +168,34 @@ final class EventLog: Sendable {
     }
 
     var all: [String] { events.withLock { $0 } }
+}
+
+extension RecordDatabase {
+    /// Starts an async write that creates `record`, then holds the writer for `minimum` seconds
+    /// and until `release` is signalled (or `maximum` seconds have passed), calls `done`, and
+    /// commits; returns once the write holds the writer, with its task.
+    func holdingTheWriter(
+        creating record: Record, atLeast minimum: Double = 0, until release: DispatchSemaphore, orAtMost maximum: Double,
+        then done: @escaping @Sendable () -> Void = {}
+    ) async -> Task<Void, any Error> {
+        let holding = DispatchSemaphore(value: 0)
+        let write = Task {
+            try await self.write { transaction in
+                _ = try transaction.apply(.create(record))
+                holding.signal()
+                Thread.sleep(forTimeInterval: minimum)
+                _ = release.wait(timeout: .now() + maximum)
+                done()
+            }
+        }
+        // Waited for on a thread of Dispatch's own: a wait on a thread of the cooperative pool
+        // could hold back the write that signals.
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                holding.wait()
+                continuation.resume()
+            }
+        }
+        return write
+    }
 }

@@ -57,21 +57,8 @@ import Testing
     @Test func aWriteCancelledWhileItWaitsForTheWriterDoesNotRun() async throws {
         let file = TemporaryDatabase()
         let db = try file.open()
-        let holding = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
-        let long = Task {
-            try await db.write { transaction in
-                _ = try transaction.apply(.create(Shopping.list("L1", "Groceries")))
-                holding.signal()
-                _ = release.wait(timeout: .now() + 60)
-            }
-        }
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                holding.wait()
-                continuation.resume()
-            }
-        }
+        let long = await db.holdingTheWriter(creating: Shopping.list("L1", "Groceries"), until: release, orAtMost: 60)
         let waiting = Task { try await db.write { _ = try $0.apply(.create(Shopping.list("L2", "Hardware"))) } }
         try await Task.sleep(for: .milliseconds(200))
         waiting.cancel()

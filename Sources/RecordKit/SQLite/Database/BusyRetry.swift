@@ -1,5 +1,6 @@
 import Foundation
 internal import GRDB
+internal import GRDBSQLite
 
 /// Runs database work again when SQLite reports the file busy.
 ///
@@ -54,9 +55,11 @@ enum BusyRetry {
 
     /// Runs `body` on `db` with SQLite's busy handler off, so a locked file fails with
     /// `SQLITE_BUSY` at once rather than blocking the thread, then turns it back on.
+    /// (SQLite's `sqlite3_busy_timeout`, a call rather than a `PRAGMA` statement, which would
+    /// be prepared again each time: that pragma acts when it is prepared, not when it runs.)
     static func failingFast<T>(_ db: Database, _ body: () throws -> T) throws -> T {
-        try db.execute(sql: "PRAGMA busy_timeout = 0")
-        defer { try? db.execute(sql: "PRAGMA busy_timeout = \(timeout.components.seconds * 1000)") }
+        sqlite3_busy_timeout(db.sqliteConnection, 0)
+        defer { sqlite3_busy_timeout(db.sqliteConnection, Int32(timeout.components.seconds * 1000)) }
         return try body()
     }
 
