@@ -101,7 +101,7 @@ extension RecordDatabase {
         } catch {
             throw RecordError(
                 .invalidArguments, "the folder of the zones, \(folder), cannot be created",
-                underlyingError: error as? any Error & Sendable, reason: .folderUnavailable
+                underlyingError: error, reason: .folderUnavailable
             )
         }
     }

@@ -184,7 +184,7 @@ final class RemoteBackend: ShopBackend {
 
     func applySchemaChanges(_ changes: [SchemaChange]) async throws(RecordError) {
         let target = try await freshSchema().applying(changes)
-        _ = try await importSchema(ckdb: try target.ckdb)
+        _ = try await importSchema(ckdb: target.ckdb)
     }
 
     func importSchema(ckdb text: String) async throws(RecordError) -> [String] {
