@@ -47,7 +47,7 @@ extension RecordDatabase {
         if isReadOnly { throw readOnlyRefusal }
         if isInOneTransaction { return try await body() }
         do {
-            try BusyRetry.run(for: busyRetryTime) { try onWriter { db in try db.beginImmediateTransaction() } }
+            try BusyRetry.run(for: busyRetryTime) { try onWriter { db in try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute() } }
         } catch {
             throw RecordError.wrapping(error, path: path)
         }
@@ -62,7 +62,7 @@ extension RecordDatabase {
         }
         if let abort = oneTransaction.withLock({ $0?.abortedBy }) { throw abort }
         do {
-            try onWriter { db in try db.commitTransaction() }
+            try onWriter { db in try db.cachedStatement(sql: "COMMIT TRANSACTION").execute() }
         } catch {
             rollBackOneTransaction()
             throw RecordError.wrapping(error, path: path)

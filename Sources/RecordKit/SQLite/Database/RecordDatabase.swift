@@ -127,7 +127,7 @@ public final class RecordDatabase: Sendable {
             if isReadOnly { throw readOnlyRefusal }
             if isInOneTransaction { return try writeInOneTransaction(access: access, body) }
             return try BusyRetry.run(for: busyRetryTime) {
-                try writer.writeWithoutTransaction { db in try db.inImmediateTransaction { try transact(db, access: access, body) } }
+                try writer.write { db in try transact(db, access: access, body) }
             }
         } catch {
             throw surfaced(error)
@@ -171,7 +171,14 @@ public final class RecordDatabase: Sendable {
             return try await BusyRetry.run(for: busyRetryTime) {
                 try await writer.suspendingWriteWithoutTransaction { [self] db in
                     try BusyRetry.failingFast(db) {
-                        try db.inImmediateTransaction { try transact(db, access: access, body) }
+                        // GRDB's own transaction: while it runs, a statement after SQLite has
+                        // aborted it (a failure the body caught) fails instead of committing alone.
+                        var result: T?
+                        try db.inTransaction(.immediate) {
+                            result = try transact(db, access: access, body)
+                            return .commit
+                        }
+                        return result!
                     }
                 }
             }
