@@ -41,6 +41,8 @@ final class CapturingResolver: RecordResolver {
             return .saved(saved)
         case .delete(let recordName):
             return .deleted([recordName])
+        case .requireUnchanged(let recordName, _):
+            return .unchanged(recordName: recordName)
         }
     }
 

@@ -72,7 +72,11 @@ struct ShoppingSchemaTests {
             try generated.outputFields("Mutation") == [
                 "createItems", "updateItems", "deleteItems", "createManyItems", "updateManyItems", "deleteManyItems",
                 "createLists", "updateLists", "deleteLists", "createManyLists", "updateManyLists", "deleteManyLists",
+                "requireUnchanged",
             ])
+        #expect(try generated.outputField("Mutation", "requireUnchanged") == "[ID!]!")
+        #expect(try generated.arguments("Mutation", "requireUnchanged") == ["records": "[RecordVersionInput!]!"])
+        #expect(try generated.inputFields("RecordVersionInput") == ["recordName": "ID!", "changeTag": "String!"])
         #expect(try generated.outputField("Mutation", "createItems") == "Items!")
         #expect(try generated.arguments("Mutation", "createItems") == ["recordName": "ID", "fields": "ItemsInput!"])
         #expect(try generated.outputField("Mutation", "updateItems") == "Items!")

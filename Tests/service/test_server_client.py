@@ -6,6 +6,7 @@ import json
 import os
 import pathlib
 import random
+import select
 import subprocess
 import tempfile
 import time
@@ -19,6 +20,7 @@ from fault_proxy import FaultProxy, header
 GROCERIES = ROOT / "Scripts" / "examples" / "groceries.shop"
 STATE = "{ Lists(sort: [{name: ASC}]) { name Items(sort: [{name: ASC}]) { name number } } }"
 LIST_NAMES = "{ Lists(sort: [{name: ASC}]) { name } }"
+LIST_ITEMS = "{ Lists(sort: [{name: ASC}]) { name Items(sort: [{name: ASC}]) { name } } }"
 
 
 def run_shop(*arguments, env=None, input=None, timeout=120, cwd=None):
@@ -406,3 +408,82 @@ def test_a_users_private_database_through_a_server_is_theirs_alone(fresh_server,
     answer = httpx.post(f"{fresh_server.database_url(database='private')}/graphql", json={"query": LIST_NAMES},
                         headers={"Authorization": f"Bearer {ann}"}, timeout=30)
     assert answer.json()["data"]["Lists"] == [{"name": "Mine"}]
+
+
+class Session:
+    """One `shop --server` process fed a command at a time through pipes, as a user types them."""
+
+    def __init__(self, server):
+        environment = {k: v for k, v in os.environ.items() if not k.startswith("SHOP_")}
+        self.process = subprocess.Popen(
+            [SHOP, "--server", server.url, "--token", server.token, "--keep-going"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1, env=environment)
+
+    def said(self, command):
+        """The line the command printed first, on stdout or (prefixed `error> `) on stderr."""
+        self.process.stdin.write(command + "\n")
+        self.process.stdin.flush()
+        ready, _, _ = select.select([self.process.stdout, self.process.stderr], [], [], 30)
+        assert ready, f"'{command}' printed nothing in 30 s"
+        line = ready[0].readline().rstrip("\n")
+        return line if ready[0] is self.process.stdout else "error> " + line
+
+    def close(self):
+        self.process.stdin.close()
+        self.process.wait(timeout=30)
+
+
+def test_an_item_command_after_another_client_renamed_its_list_acts_on_the_list_named_now(fresh_server):
+    """The REPL remembers the lists and items it saw, so an item command is one request; a write
+    worked out from a list that another client renamed meanwhile is refused by its change tag, and
+    one that took a name to be free is refused by the schema's UNIQUE rule; the command then runs
+    again on fresh look-ups, printing what it would print on a file."""
+    session = Session(fresh_server)
+    try:
+        assert session.said("schema add-field Items number INT64") == "added field Items.number INT64"
+        assert session.said("list add Weekly") == "added list Weekly"
+        assert session.said("item add Weekly milk") == "added milk to Weekly"
+        # Another client renames the list and makes a new one under the old name.
+        headers = {"Authorization": f"Bearer {fresh_server.token}"}
+        weekly = server_state(fresh_server, '{ Lists(where: {name: {eq: "Weekly"}}) { recordName changeTag } }')["Lists"][0]
+        renamed = httpx.post(
+            f"{fresh_server.url}/graphql", headers=headers, timeout=30,
+            json={"query": 'mutation($r: ID!) { updateLists(recordName: $r, fields: {name: "Monthly"}) { name } '
+                           'createLists(fields: {name: "Weekly"}) { name } }', "variables": {"r": weekly["recordName"]}})
+        assert renamed.status_code == 200 and "errors" not in renamed.json(), renamed.text
+
+        assert session.said("item add Weekly eggs") == "added eggs to Weekly"
+        assert session.said("item set Weekly milk number=2") == (
+            "error> <stdin>:5: error: unknownItem: list 'Weekly' has no item named 'milk'; see its items with: items Weekly")
+        assert session.said("item set Monthly milk number=3") == "updated milk in Monthly"
+        # A name the REPL has not seen is taken to be free; the server's UNIQUE (name) says otherwise.
+        assert session.said("list add Monthly") == (
+            "error> <stdin>:7: error: schemaViolation: there is already a list named 'Monthly'; list names are unique, choose another one")
+    finally:
+        session.close()
+    assert server_state(fresh_server) == {"Lists": [
+        {"name": "Monthly", "Items": [{"name": "milk", "number": 3}]},
+        {"name": "Weekly", "Items": [{"name": "eggs", "number": None}]},
+    ]}
+
+
+def test_a_guarded_write_with_a_stale_change_tag_changes_nothing(fresh_server):
+    """requireUnchanged, as any GraphQL client may send it: the mutation's writes apply only while
+    each record named still has the change tag given."""
+    headers = {"Authorization": f"Bearer {fresh_server.token}"}
+
+    def post(query, variables=None):
+        return httpx.post(f"{fresh_server.url}/graphql", headers=headers, timeout=30, json={"query": query, "variables": variables or {}}).json()
+
+    created = post('mutation { createLists(fields: {name: "Hardware"}) { recordName changeTag } }')["data"]["createLists"]
+    guarded = ('mutation($v: [RecordVersionInput!]!, $l: ID!) { checked: requireUnchanged(records: $v) '
+               'createItems(fields: {name: "nails", list: {recordName: $l, action: DELETE_SELF}}) { name } }')
+    fresh = post(guarded, {"v": [created], "l": created["recordName"]})
+    assert fresh["data"] == {"checked": [created["recordName"]], "createItems": {"name": "nails"}}
+
+    post('mutation($r: ID!) { updateLists(recordName: $r, fields: {name: "Tools"}) { name } }', {"r": created["recordName"]})
+    stale = post(guarded.replace('"nails"', '"screws"'), {"v": [created], "l": created["recordName"]})
+    assert stale["data"] is None
+    assert stale["errors"][0]["extensions"]["code"] == "serverRecordChanged"
+    assert stale["errors"][0]["path"] == ["checked"]
+    assert server_state(fresh_server, LIST_ITEMS)["Lists"] == [{"name": "Tools", "Items": [{"name": "nails"}]}]

@@ -9,6 +9,11 @@ public enum RecordOperation: Sendable, Hashable, Codable {
     case update(recordType: String, recordName: String, fields: [String: Value?], ifChangeTag: String? = nil)
     /// Deletes the record and, transitively, every record holding a DELETE_SELF reference to it.
     case delete(recordName: String)
+    /// Changes nothing: fails with `serverRecordChanged` unless the stored record still has
+    /// `changeTag`, and with `unknownItem` when it is gone. A batch's precondition — it applies
+    /// only while the records its writes were worked out from are as they were read
+    /// (optimistic concurrency across records, where `ifChangeTag` guards one).
+    case requireUnchanged(recordName: String, changeTag: String)
 }
 
 /// What one operation did.
@@ -17,6 +22,9 @@ public enum OperationResult: Sendable, Hashable, Codable {
     case saved(Record)
     /// Every recordName removed: the record itself first, then the cascade.
     case deleted([String])
+    /// The record checked by ``RecordOperation/requireUnchanged(recordName:changeTag:)`` has
+    /// its change tag still.
+    case unchanged(recordName: String)
 
     /// The saved record, for a save result.
     public var record: Record? {

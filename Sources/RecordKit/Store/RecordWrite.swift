@@ -27,6 +27,8 @@ public enum RecordWriteResult: Sendable, Hashable {
     case saved(Record, json: String?)
     /// Every recordName removed: the record itself first, then the cascade.
     case deleted([String])
+    /// A ``RecordOperation/requireUnchanged(recordName:changeTag:)`` held.
+    case unchanged(recordName: String)
 }
 
 /// A request stored under a transaction ID, so that running it again (a retry after a dropped

@@ -28,6 +28,8 @@ enum MutationExecution {
                     operations.map { RecordWrite($0, projection: projection) }
                 case .delete(let recordType, let recordNames, _):
                     uniqueNames(recordNames).map { RecordWrite(.delete(recordName: $0), recordType: recordType, skipsIfAlreadyDeleted: true) }
+                case .requireUnchanged(let checks):
+                    checks.map { RecordWrite($0) }
                 case .constant:
                     []
                 }
@@ -102,6 +104,13 @@ enum MutationExecution {
                     }
                 }
                 json = "{" + parts.joined(separator: ",") + "}"
+            case .requireUnchanged(let checks):
+                var checked: [String] = []
+                for _ in checks {
+                    guard case .unchanged(let recordName)? = remaining.popFirst() else { throw unexpected(field) }
+                    checked.append(JSONWriter.string(recordName))
+                }
+                json = "[" + checked.joined(separator: ",") + "]"
             }
             members.append(JSONWriter.string(field.key) + ":" + json)
         }

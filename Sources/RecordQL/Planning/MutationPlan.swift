@@ -1,4 +1,5 @@
 import GraphQL
+import OrderedCollections
 import RecordKit
 
 /// What the root fields of a mutation operation compile to, in order; they run in one write
@@ -12,6 +13,9 @@ struct MutationPlan: Sendable {
         /// `deleteT` or `deleteManyT`: delete the records (and their cascades), then list what
         /// was removed.
         case delete(recordType: String, recordNames: [String], [DeleteMember])
+        /// `requireUnchanged`: check the change tags of records
+        /// (``RecordOperation/requireUnchanged(recordName:changeTag:)``), then list their names.
+        case requireUnchanged([RecordOperation])
         /// A value known without the database, as JSON text (`__typename`).
         case constant(String)
     }
@@ -40,6 +44,11 @@ struct MutationPlan: Sendable {
                 fields.append(PlannedField(field: field, step: .constant(JSONWriter.string(rootType))))
                 continue
             }
+            if field.name == GraphQLNames.requireUnchangedField {
+                let arguments = try ArgumentValues(of: field, in: rootType, context: context, variables: request.variables)
+                fields.append(PlannedField(field: field, step: .requireUnchanged(Self.preconditions(arguments.map))))
+                continue
+            }
             guard let mutation = context.names.mutationField(field.name) else {
                 throw GraphQLFailure(.schemaViolation, "the mutation type has no field '\(field.name)'", at: [field.node], path: path)
             }
@@ -65,6 +74,17 @@ struct MutationPlan: Sendable {
                 step = .delete(recordType: name, recordNames: recordNames, try Self.deleteMembers(field, collector: collector))
             }
             fields.append(PlannedField(field: field, step: step))
+        }
+    }
+
+    /// The checks of `requireUnchanged(records:)` (arguments coerced to `[RecordVersionInput!]!`).
+    private static func preconditions(_ arguments: Map) -> [RecordOperation] {
+        guard case .array(let records)? = arguments.dictionary?[GraphQLNames.recordsArgument] else { return [] }
+        return records.compactMap { record in
+            guard case .string(let recordName)? = record.dictionary?[GraphQLNames.recordNameArgument],
+                case .string(let changeTag)? = record.dictionary?[GraphQLNames.changeTagField]
+            else { return nil }
+            return .requireUnchanged(recordName: recordName, changeTag: changeTag)
         }
     }
 

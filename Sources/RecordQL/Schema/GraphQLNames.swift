@@ -64,6 +64,11 @@ enum GraphQLNames {
     static let referenceActionEnum = "ReferenceAction"
     static let sortDirectionEnum = "SortDirection"
     static let deleteResultType = "DeleteResult"
+    /// `requireUnchanged(records: [RecordVersionInput!]!)`: a mutation's precondition on
+    /// change tags (``RecordOperation/requireUnchanged(recordName:changeTag:)``).
+    static let requireUnchangedField = "requireUnchanged"
+    static let recordVersionInputType = "RecordVersionInput"
+    static let changeTagField = "changeTag"
     /// The interface every object type implements; untyped REFERENCE fields resolve to it.
     static let recordInterface = "Record"
     /// `asset(sha256:)`: the content of an asset, base64.
@@ -129,6 +134,6 @@ enum GraphQLNames {
         builtInTypes + [
             queryType, mutationType, subscriptionType, recordInterface, int64Scalar, timestampScalar, bytesScalar,
             locationType, locationInputType, assetType, referenceInputType, referenceActionEnum,
-            sortDirectionEnum, deleteResultType, distanceFilterType, changesPageType, changeType,
+            sortDirectionEnum, deleteResultType, recordVersionInputType, distanceFilterType, changesPageType, changeType,
         ]
 }

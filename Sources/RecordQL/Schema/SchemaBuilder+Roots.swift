@@ -76,7 +76,8 @@ extension SchemaBuilder {
 
     /// `Mutation`: per record type `createT`, `updateT`, `deleteT`, and their list forms
     /// `createManyT(records: [TCreate!]!)`, `updateManyT(records: [TUpdate!]!)`,
-    /// `deleteManyT(recordNames: [ID!]!)`.
+    /// `deleteManyT(recordNames: [ID!]!)`; and `requireUnchanged(records:)`, a precondition on
+    /// change tags.
     func mutationRoot() throws -> GraphQLObjectType {
         var fields: GraphQLFieldMap = [:]
         for type in stored {
@@ -194,6 +195,20 @@ extension SchemaBuilder {
                     return [GraphQLNames.deletedField: deleted] as [String: any Sendable]
                 })
         }
+        // Answered by the compiled path only (the reference executor has no resolver for it).
+        fields[GraphQLNames.requireUnchangedField] = GraphQLField(
+            type: GraphQLNonNull(GraphQLList(GraphQLNonNull(GraphQLID))),
+            description: """
+                Changes nothing: fails with serverRecordChanged unless each record still has the changeTag given \
+                (unknownItem when it is gone), so that the mutation's other fields apply only to what was read. \
+                Lists the recordNames checked.
+                """,
+            args: [
+                GraphQLNames.recordsArgument: GraphQLArgument(
+                    type: GraphQLNonNull(GraphQLList(GraphQLNonNull(shared.recordVersionInput))),
+                    description: "The records, each with the changeTag it was read with.")
+            ]
+        )
         return try GraphQLObjectType(name: GraphQLNames.mutationType, fields: fields)
     }
 

@@ -17,6 +17,8 @@ struct SharedTypes {
     let referenceInput: GraphQLInputObjectType
     let sortDirection: GraphQLEnumType
     let deleteResult: GraphQLObjectType
+    /// A record as it was read: `requireUnchanged`'s argument.
+    let recordVersionInput: GraphQLInputObjectType
     let record: GraphQLInterfaceType
     /// The change feed's page (``changesPage(record:)``).
     let changesPage: GraphQLObjectType
@@ -77,6 +79,14 @@ struct SharedTypes {
                     type: GraphQLNonNull(GraphQLList(GraphQLNonNull(GraphQLID))),
                     description: "Every recordName removed: the record, then the records its deletion cascaded to."
                 )
+            ]
+        )
+        recordVersionInput = try GraphQLInputObjectType(
+            name: GraphQLNames.recordVersionInputType,
+            description: "A record as it was read: its recordName and the changeTag it had.",
+            fields: [
+                GraphQLNames.recordNameArgument: InputObjectField(type: GraphQLNonNull(GraphQLID)),
+                GraphQLNames.changeTagField: InputObjectField(type: GraphQLNonNull(GraphQLString)),
             ]
         )
         record = try GraphQLInterfaceType(

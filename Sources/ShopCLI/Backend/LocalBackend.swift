@@ -94,6 +94,10 @@ final class LocalBackend: ShopBackend {
         }
     }
 
+    func listNameIsFree(_ name: String) async throws(RecordError) -> Bool {
+        try read { transaction in try transaction.records(matching: ShoppingStore.named(name, type: ShoppingStore.listType)).isEmpty }
+    }
+
     func apply(_ operation: RecordOperation) async throws(RecordError) -> OperationResult {
         try write { transaction in try transaction.apply(operation) }
     }

@@ -38,6 +38,8 @@ protocol ShopBackend: AnyObject {
     /// The list named `list` and, when `item` is given, its item of that name: what every item
     /// command looks up first, in one request through a server (``ShoppingStore/NamedRecords``).
     func namedRecords(list: String, item: String?) async throws(RecordError) -> ShoppingStore.NamedRecords
+    /// Whether no list is named `name`: what `list add` and `list rename` check before they write.
+    func listNameIsFree(_ name: String) async throws(RecordError) -> Bool
     /// Applies `operation` in one transaction.
     func apply(_ operation: RecordOperation) async throws(RecordError) -> OperationResult
     /// Runs `body`, a command's look-ups and its one ``apply(_:)``, as one transaction where the

@@ -39,7 +39,7 @@ extension ShoppingStore {
     /// duplicate anyway (the schema's `UNIQUE (name)`, with the same code); this says it in
     /// the REPL's words, naming the list.
     func requireNoList(named name: String) async throws(RecordError) {
-        guard try await backend.records(matching: Self.named(name, type: Self.listType)).isEmpty else {
+        guard try await backend.listNameIsFree(name) else {
             throw RecordError(
                 .schemaViolation,
                 "there is already a list named '\(name)'; list names are unique, choose another one",

@@ -127,6 +127,8 @@ extension RecordTransaction {
         switch try apply(write.operation) {
         case .deleted(let names):
             return .deleted(names)
+        case .unchanged(let recordName):
+            return .unchanged(recordName: recordName)
         case .saved(let record):
             guard let projection = write.projection else { return .saved(record, json: nil) }
             guard let json = try json(recordName: record.recordName, recordType: record.recordType, projection: projection) else {

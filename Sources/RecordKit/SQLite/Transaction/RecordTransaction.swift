@@ -69,7 +69,20 @@ public final class RecordTransaction {
         case .update(let type, let name, let fields, let tag):
             .saved(try update(recordType: type, recordName: name, fields: fields, ifChangeTag: tag))
         case .delete(let name): .deleted(try delete(recordName: name))
+        case .requireUnchanged(let name, let tag): .unchanged(recordName: try requireUnchanged(name, changeTag: tag))
         }
+    }
+
+    /// Checks that the record named `recordName` still has `changeTag`
+    /// (``RecordOperation/requireUnchanged(recordName:changeTag:)``); returns its name. A record
+    /// the transaction's ``access`` may not read is reported missing, as a fetch would.
+    func requireUnchanged(_ recordName: String, changeTag: String) throws -> String {
+        guard let existing = try locate(recordName), try mayRead(recordName, of: existing.recordType) else {
+            throw RecordError(
+                .unknownItem, "there is no record named '\(recordName)'; it was deleted since it was read", recordName: recordName)
+        }
+        try checkChangeTag(changeTag, stored: existing.changeTag, type: existing.recordType, name: recordName)
+        return recordName
     }
 
     enum SaveMode {

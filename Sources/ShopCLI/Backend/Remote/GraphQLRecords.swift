@@ -83,36 +83,59 @@ enum GraphQLRecords {
         }
     }
 
-    /// `deleteT(recordName:)`, listing every recordName removed (the cascade too) under `result`.
-    static func deleteMutation(recordType: String, recordName: String) -> (document: String, variables: JSONValue) {
-        (
-            "mutation($recordName: ID!) { result: delete\(recordType)(recordName: $recordName) { deleted } }",
-            .members(["recordName": .string(recordName)])
-        )
+    /// `deleteT(recordName:)`, listing every recordName removed (the cascade too) under `result`;
+    /// applied only while every record of `unchanged` has its change tag still.
+    static func deleteMutation(recordType: String, recordName: String, unchanged: [Record] = []) -> (document: String, variables: JSONValue) {
+        mutation(
+            variables: "$recordName: ID!", result: "delete\(recordType)(recordName: $recordName) { deleted }",
+            values: ["recordName": .string(recordName)], unchanged: unchanged)
     }
 
     /// The mutation that applies `operation`, with its variables; the saved record or the
-    /// deleted recordNames come back under `result`.
-    static func mutation(for operation: RecordOperation, schema: Schema) throws(RecordError) -> (document: String, variables: JSONValue) {
+    /// deleted recordNames come back under `result`. With `unchanged` records, it applies only
+    /// while each still has the change tag it was read with (`requireUnchanged`).
+    static func mutation(
+        for operation: RecordOperation, schema: Schema, unchanged: [Record] = []
+    ) throws(RecordError) -> (document: String, variables: JSONValue) {
         switch operation {
         case .create(let record):
             let type = try schema.requireRecordType(record.recordType)
             let fields = JSONValue.object(record.fields.sorted { $0.key < $1.key }.map { JSONValue.Member(key: $0.key, value: input($0.value)) })
-            return (
-                "mutation($recordName: ID, $fields: \(record.recordType)Input!) { result: create\(record.recordType)(recordName: $recordName, fields: $fields) { \(selection(of: type)) } }",
-                .members(["recordName": .string(record.recordName), "fields": fields])
-            )
+            return mutation(
+                variables: "$recordName: ID, $fields: \(record.recordType)Input!",
+                result: "create\(record.recordType)(recordName: $recordName, fields: $fields) { \(selection(of: type)) }",
+                values: ["recordName": .string(record.recordName), "fields": fields], unchanged: unchanged)
         case .update(let recordType, let recordName, let fields, let changeTag):
             let type = try schema.requireRecordType(recordType)
             let values = JSONValue.object(fields.sorted { $0.key < $1.key }.map { JSONValue.Member(key: $0.key, value: $0.value.map(input) ?? .null) })
-            return (
-                "mutation($recordName: ID!, $tag: String, $fields: \(recordType)Input!) { result: update\(recordType)(recordName: $recordName, ifChangeTag: $tag, fields: $fields) { \(selection(of: type)) } }",
-                .members(["recordName": .string(recordName), "tag": changeTag.map(JSONValue.string) ?? .null, "fields": values])
-            )
+            return mutation(
+                variables: "$recordName: ID!, $tag: String, $fields: \(recordType)Input!",
+                result: "update\(recordType)(recordName: $recordName, ifChangeTag: $tag, fields: $fields) { \(selection(of: type)) }",
+                values: ["recordName": .string(recordName), "tag": changeTag.map(JSONValue.string) ?? .null, "fields": values],
+                unchanged: unchanged)
         case .delete:
             throw RecordError(.internalError, "a delete is sent with deleteMutation(recordType:recordName:)")
         case .save:
             throw RecordError(.internalError, "a save of a whole record is not sent to a server by the REPL")
+        case .requireUnchanged:
+            throw RecordError(.internalError, "a precondition is sent with the write it guards, as mutation(for:schema:unchanged:)")
         }
+    }
+
+    /// `mutation(variables) { unchanged: requireUnchanged(records: $unchanged) result: … }`,
+    /// the precondition left out when `unchanged` is empty.
+    private static func mutation(
+        variables: String, result: String, values: KeyValuePairs<String, JSONValue>, unchanged: [Record]
+    ) -> (document: String, variables: JSONValue) {
+        var members = values.map { JSONValue.Member(key: $0.key, value: $0.value) }
+        guard !unchanged.isEmpty else { return ("mutation(\(variables)) { result: \(result) }", .object(members)) }
+        let versions = unchanged.map { record in
+            JSONValue.members(["recordName": .string(record.recordName), "changeTag": .string(record.changeTag ?? "")])
+        }
+        members.append(JSONValue.Member(key: "unchanged", value: .array(versions)))
+        return (
+            "mutation(\(variables), $unchanged: [RecordVersionInput!]!) { unchanged: requireUnchanged(records: $unchanged) result: \(result) }",
+            .object(members)
+        )
     }
 }

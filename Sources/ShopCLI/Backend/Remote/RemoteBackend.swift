@@ -10,9 +10,16 @@ import RecordQL
 ///
 /// Every write carries a fresh transaction ID (`Idempotency-Key`), so a retry after a dropped
 /// connection is applied once and answered with the stored result.
+///
+/// An item command's look-up is answered from the lists and items the session saw last
+/// (``SeenRecords``) when it can, so the command is one request: its write is sent with the
+/// change tags of the records it was worked out from, and applies only while they are unchanged.
 final class RemoteBackend: ShopBackend {
     let connection: ServerConnection
     private var cachedSchema: (schema: Schema, version: Int, at: ContinuousClock.Instant)?
+    private var seen = SeenRecords()
+    /// The command running in ``asOneUnit(_:)``, if any.
+    private var unit: OptimisticUnit?
 
     init(connection: ServerConnection) {
         self.connection = connection
@@ -53,7 +60,13 @@ final class RemoteBackend: ShopBackend {
     func records(matching query: Query) async throws(RecordError) -> [Record] {
         let type = try await schema().requireRecordType(query.recordType)
         let (document, variables) = GraphQLRecords.document(for: query, type: type)
-        return try GraphQLRecords.records(try await data(document, variables: variables), key: "records", of: type)
+        return remembering(try GraphQLRecords.records(try await data(document, variables: variables), key: "records", of: type))
+    }
+
+    /// `records`, remembered as seen now.
+    private func remembering(_ records: [Record]) -> [Record] {
+        for record in records { seen.remember(record) }
+        return records
     }
 
     func fetch(recordNames: [String]) async throws(RecordError) -> [Record] {
@@ -68,7 +81,7 @@ final class RemoteBackend: ShopBackend {
         for (index, type) in types.enumerated() {
             found += try GraphQLRecords.records(answer, key: "t\(index)", of: type)
         }
-        return found
+        return remembering(found)
     }
 
     func count(matching query: Query) async throws(RecordError) -> Int {
@@ -87,13 +100,33 @@ final class RemoteBackend: ShopBackend {
         return try ShoppingStore.ListSummary.decode(answer["lists"]?.text ?? "null", countKey: "items")
     }
 
-    /// `body` as it is: a server's transactions never span requests.
+    /// Runs `body` first on the records the session remembers: its look-ups need no request
+    /// when they find what they look for there, and its write is sent with their change tags as
+    /// a precondition. If that run fails having used them — a remembered record changed (its
+    /// write was refused, changing nothing), or a look-up found a record that another client
+    /// has changed since — `body` runs again on fresh look-ups, so the command prints what it
+    /// would have printed without them. A server's transactions never span requests: the write
+    /// is checked there again.
     func asOneUnit<T>(_ body: () async throws(RecordError) -> T) async throws(RecordError) -> T {
-        try await body()
+        guard unit == nil else { return try await body() }
+        defer { unit = nil }
+        unit = OptimisticUnit(mayUseSeen: true)
+        do {
+            return try await body()
+        } catch {
+            guard unit?.mayRunAgain == true else { throw error }
+            seen.forgetAll()
+            unit = OptimisticUnit(mayUseSeen: false)
+            return try await body()
+        }
     }
 
-    /// One GraphQL query: the list by name and, nested in it, its item by name.
+    /// The list by name and, when `item` is given, its item by name: from the remembered records
+    /// inside ``asOneUnit(_:)`` when they hold the list (and the item, or the schema's
+    /// `UNIQUE (list, name)` would refuse a second one), else with one GraphQL query, the item
+    /// nested in the list.
     func namedRecords(list: String, item: String?) async throws(RecordError) -> ShoppingStore.NamedRecords {
+        if unit?.mayUseSeen == true, let remembered = try await rememberedRecords(list: list, item: item) { return remembered }
         let schema = try await schema()
         let listType = try schema.requireRecordType(ShoppingStore.listType)
         let itemType = try schema.requireRecordType(ShoppingStore.itemType)
@@ -111,33 +144,83 @@ final class RemoteBackend: ShopBackend {
             return ShoppingStore.NamedRecords(list: nil, item: nil)
         }
         let items = item == nil ? [] : try GraphQLRecords.records(lists[0], key: "items", of: itemType)
+        _ = remembering([found] + items)
         return ShoppingStore.NamedRecords(list: found, item: items.first)
+    }
+
+    /// ``namedRecords(list:item:)`` from the remembered records, noted in the running unit as
+    /// what its write assumes; `nil` when they cannot answer.
+    private func rememberedRecords(list: String, item: String?) async throws(RecordError) -> ShoppingStore.NamedRecords? {
+        guard let found = seen.list(named: list) else { return nil }
+        let foundItem = item.flatMap { seen.item(named: $0, inList: found.recordName) }
+        if item != nil, foundItem == nil {
+            guard try await isUnique(ShoppingStore.itemType, by: ["list", "name"]) else { return nil }
+            unit?.assumedFreeName = true
+        }
+        unit?.assumed += [found] + (foundItem.map { [$0] } ?? [])
+        return ShoppingStore.NamedRecords(list: found, item: foundItem)
+    }
+
+    /// Whether the schema declares `UNIQUE (fields)` for `recordType`, so that a write refuses a
+    /// second record with the same values of them.
+    private func isUnique(_ recordType: String, by fields: Set<String>) async throws(RecordError) -> Bool {
+        let rules = try await schema().recordType(named: recordType)?.uniqueConstraints ?? []
+        return rules.contains { Set($0.fields) == fields }
+    }
+
+    /// Inside ``asOneUnit(_:)``, a name the remembered lists do not hold is taken to be free
+    /// where the schema's `UNIQUE (name)` refuses a second list of it (the write is then refused
+    /// if it was not, and the command runs again); else one query.
+    func listNameIsFree(_ name: String) async throws(RecordError) -> Bool {
+        if unit?.mayUseSeen == true {
+            if let found = seen.list(named: name) {
+                unit?.assumed.append(found)
+                return false
+            }
+            if try await isUnique(ShoppingStore.listType, by: ["name"]) {
+                unit?.assumedFreeName = true
+                return true
+            }
+        }
+        return try await records(matching: ShoppingStore.named(name, type: ShoppingStore.listType)).isEmpty
     }
 
     func apply(_ operation: RecordOperation) async throws(RecordError) -> OperationResult {
         let schema = try await schema()
+        let unchanged = unit?.assumed ?? []
         let mutation: (document: String, variables: JSONValue)
         var deletedType: RecordType?
         if case .delete(let recordName) = operation {
-            guard let target = try await fetch(recordNames: [recordName]).first else {
+            // The record's type names the delete field: a remembered record needs no look-up.
+            var target = unchanged.first { $0.recordName == recordName }
+            if target == nil { target = try await fetch(recordNames: [recordName]).first }
+            guard let target else {
                 throw RecordError(.unknownItem, "there is no record named '\(recordName)'", recordName: recordName)
             }
-            mutation = GraphQLRecords.deleteMutation(recordType: target.recordType, recordName: recordName)
+            mutation = GraphQLRecords.deleteMutation(recordType: target.recordType, recordName: recordName, unchanged: unchanged)
             deletedType = try schema.requireRecordType(target.recordType)
         } else {
-            mutation = try GraphQLRecords.mutation(for: operation, schema: schema)
+            mutation = try GraphQLRecords.mutation(for: operation, schema: schema, unchanged: unchanged)
         }
-        let answer = try await data(mutation.document, variables: mutation.variables, transactionID: UUID().uuidString.lowercased())
+        let body = JSONValue.members(["query": .string(mutation.document), "variables": mutation.variables])
+        unit?.writeUnanswered = true
+        let response = try await graphQL(body, transactionID: UUID().uuidString.lowercased())
+        unit?.writeUnanswered = false
+        let answer = try data(of: response)
         if deletedType != nil {
             guard case .array(let names)? = answer["result"]?["deleted"] else {
                 throw RecordError(.internalError, "the server's answer to a delete lists no deleted records")
             }
-            return .deleted(names.compactMap { if case .string(let name) = $0 { name } else { nil } })
+            let deleted = names.compactMap { if case .string(let name) = $0 { name } else { nil } }
+            for name in deleted { seen.forget(recordName: name) }
+            return .deleted(deleted)
         }
         guard let object = answer["result"], case .string(let type)? = object["recordType"] else {
             throw RecordError(.internalError, "the server's answer has no saved record")
         }
-        return .saved(try GraphQLRecords.record(object, of: try schema.requireRecordType(type)))
+        let saved = try GraphQLRecords.record(object, of: try schema.requireRecordType(type))
+        seen.remember(saved)
+        return .saved(saved)
     }
 
     func execute(_ document: String) async throws(RecordError) -> GraphQLResponse {
@@ -235,8 +318,12 @@ final class RemoteBackend: ShopBackend {
     }
 
     /// The `data` of a GraphQL request's successful response, or its first error.
-    func data(_ document: String, variables: JSONValue, transactionID: String? = nil) async throws(RecordError) -> JSONValue {
-        let response = try await graphQL(.members(["query": .string(document), "variables": variables]), transactionID: transactionID)
+    func data(_ document: String, variables: JSONValue) async throws(RecordError) -> JSONValue {
+        try data(of: try await graphQL(.members(["query": .string(document), "variables": variables]), transactionID: nil))
+    }
+
+    /// The `data` of a GraphQL response, or its first error.
+    private func data(of response: GraphQLResponse) throws(RecordError) -> JSONValue {
         if let failure = GraphQLOutput.failure(of: response) { throw failure }
         guard let data = JSONValue(parsing: response.json)?["data"] else {
             throw RecordError(.internalError, "the server at \(location) answered without data")

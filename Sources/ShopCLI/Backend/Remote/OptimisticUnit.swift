@@ -1,0 +1,27 @@
+import RecordKit
+
+/// One command's look-ups and write through a server (``RemoteBackend/asOneUnit(_:)``), run
+/// first on the records the session remembers (``SeenRecords``) and, when that fails, once more
+/// on fresh look-ups.
+struct OptimisticUnit {
+    /// Whether look-ups may be answered from the remembered records (the first run).
+    let mayUseSeen: Bool
+    /// The remembered records the run has used: its write is sent with their change tags as a
+    /// precondition.
+    var assumed: [Record] = []
+    /// Whether the run relied on a name being free (no list of the name, no item of the name in
+    /// its list) because the remembered records do not hold it: its write then makes a record of
+    /// that name, which the schema's `UNIQUE` rule refuses if the name was taken.
+    var assumedFreeName = false
+    /// Set while the write is sent and not yet answered: a run that fails then may have
+    /// applied its write, so it is not run again (the connection retried it with its
+    /// transaction ID already).
+    var writeUnanswered = false
+
+    /// Whether a run that failed with what it did may be run again on fresh look-ups: it used
+    /// remembered records, and its write, if sent, was answered (and so refused, changing
+    /// nothing).
+    var mayRunAgain: Bool {
+        mayUseSeen && (!assumed.isEmpty || assumedFreeName) && !writeUnanswered
+    }
+}
