@@ -38,7 +38,7 @@ enum MutationExecution {
         }
         let schema = context.schema
         let response: @Sendable ([RecordWriteResult]) throws -> Data = { results in
-            try JSONEncoder().encode(try data(plan, results: results, schema: schema))
+            Data(JSONWriter.string(try data(plan, results: results, schema: schema)).utf8)
         }
         do {
             switch try await store.modify(writes, atSchemaVersion: context.generation, transaction: transaction, access: access, response: response) {
@@ -130,10 +130,15 @@ enum MutationExecution {
 
     /// The data object stored as the batch's response (a JSON string of its JSON text).
     private static func decode(_ stored: Data) throws(GraphQLFailure) -> String {
+        let value: JSONValue
         do {
-            return try JSONDecoder().decode(String.self, from: stored)
+            value = try JSONValue.parse(utf8: stored)
         } catch {
             throw GraphQLFailure(.internalError, "the stored result of the transaction cannot be read: \(error)", stage: .execution)
         }
+        guard case .string(let data) = value else {
+            throw GraphQLFailure(.internalError, "the stored result of the transaction is not the text of a data object", stage: .execution)
+        }
+        return data
     }
 }

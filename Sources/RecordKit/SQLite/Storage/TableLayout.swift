@@ -141,6 +141,9 @@ final class SchemaSnapshot: Sendable {
         var query: Query
         var projection: Projection
         var access: AccessPolicy
+        /// Whether the statement reads the one record of `query`'s type whose recordName is
+        /// bound after the compiled arguments (``compiledRecordJSON(_:projection:access:compile:)``).
+        var readsOneRecordByName = false
     }
 
     init(version: Int, schema: Schema) {
@@ -196,6 +199,20 @@ final class SchemaSnapshot: Sendable {
     func compiledJSON(_ query: Query, projection: Projection, access: AccessPolicy, compile: () throws -> CompiledJSONQuery) throws -> CompiledJSONQuery {
         guard query.hasOnlyASCIIText, projection.hasOnlyASCIIText else { return try compile() }
         let key = CompiledJSONKey(query: query, projection: projection, access: access)
+        if let compiled = compiledJSONQueries.value(for: key) { return compiled }
+        let compiled = try compile()
+        compiledJSONQueries.store(compiled, for: key)
+        return compiled
+    }
+
+    /// The record of `recordType` named by the last bound argument, projected by `projection`
+    /// for `access` (``RecordTransaction/json(recordName:recordType:projection:)``): compiled by
+    /// `compile`, or from the cache when it was compiled before at this version.
+    func compiledRecordJSON(
+        _ recordType: String, projection: Projection, access: AccessPolicy, compile: () throws -> CompiledJSONQuery
+    ) throws -> CompiledJSONQuery {
+        guard projection.hasOnlyASCIIText else { return try compile() }
+        let key = CompiledJSONKey(query: Query(recordType), projection: projection, access: access, readsOneRecordByName: true)
         if let compiled = compiledJSONQueries.value(for: key) { return compiled }
         let compiled = try compile()
         compiledJSONQueries.store(compiled, for: key)

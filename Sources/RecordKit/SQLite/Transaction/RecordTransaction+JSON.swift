@@ -68,13 +68,18 @@ extension RecordTransaction {
     }
 
     /// The record `recordName` of `recordType` as a JSON object built by `projection`, or `nil`.
+    /// (Compiled once per schema version, projection and ``access``: every write of a mutation
+    /// reads its saved record back through this.)
     public func json(recordName: String, recordType: String, projection: Projection) throws -> String? {
-        let layout = try snapshot.layout(recordType)
-        var compiler = ProjectionCompiler(snapshot: snapshot, access: access)
-        let alias = compiler.nextAlias()
-        let row = try compiler.row(projection, layout: layout, alias: alias)
-        let sql = "SELECT \(row.object) FROM \(layout.table) AS \(alias)\(row.joins) WHERE \(alias).\(SQLName.recordName) = ?"
-        return try String.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(values: compiler.arguments + [recordName.databaseValue]))
+        let compiled = try snapshot.compiledRecordJSON(recordType, projection: projection, access: access) {
+            let layout = try snapshot.layout(recordType)
+            var compiler = ProjectionCompiler(snapshot: snapshot, access: access)
+            let alias = compiler.nextAlias()
+            let row = try compiler.row(projection, layout: layout, alias: alias)
+            let sql = "SELECT \(row.object) FROM \(layout.table) AS \(alias)\(row.joins) WHERE \(alias).\(SQLName.recordName) = ?"
+            return CompiledJSONQuery(schemaVersion: schemaVersion, access: access, sql: sql, arguments: StatementArguments(values: compiler.arguments))
+        }
+        return try String.fetchOne(db.cachedStatement(sql: compiled.sql), arguments: compiled.arguments + [recordName.databaseValue])
     }
 
     /// The compiled SQL of a JSON query and SQLite's plan for it.

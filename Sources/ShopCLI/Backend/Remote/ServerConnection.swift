@@ -139,7 +139,9 @@ final class ServerConnection {
     func httpRequest(for request: ServerRequest) -> HTTPClientRequest {
         var http = HTTPClientRequest(url: request.url)
         http.method = request.method
-        http.headers.add(name: "Accept", value: "application/graphql-response+json, application/json;q=0.9")
+        // GraphQL's own response type for GraphQL (the server answers it without parsing the
+        // header), JSON for the other endpoints.
+        http.headers.add(name: "Accept", value: request.url.hasSuffix("/graphql") ? "application/graphql-response+json" : "application/json")
         http.headers.add(name: "User-Agent", value: "shop/\(ShopVersion.current)")
         if let token = settings.token { http.headers.add(name: "Authorization", value: "Bearer \(token)") }
         if let id = request.transactionID { http.headers.add(name: "Idempotency-Key", value: id) }
