@@ -79,6 +79,35 @@ import Testing
         #expect(try db.records(matching: Query("Lists")).recordNames == ["L4"])
     }
 
+    /// An interrupted write makes SQLite roll the whole transaction back on its own, savepoints
+    /// and all: under `.thatWrite` the transaction then ends as under `.wholeTransaction`, and
+    /// no later write commits by itself.
+    @Test func aWriteAfterWhichSQLiteRolledEverythingBackEndsTheTransactionOfSavepoints() async throws {
+        let file = TemporaryDatabase()
+        let db = try file.open()
+        let before = try db.contentDump()
+        var refusedAfter: RecordError?
+        await #expect(throws: RecordError.self) {
+            try await db.inOneTransaction(undoing: .thatWrite) {
+                try db.save(Shopping.list("L1", "Groceries"))
+                let interrupted = InterruptTests.interrupting(db) {
+                    try db.write { transaction in
+                        _ = try transaction.rawRows("CREATE TABLE scratch(x)")
+                        _ = try transaction.rawRows("INSERT INTO scratch " + InterruptTests.endless.replacingOccurrences(of: "count(*)", with: "x"))
+                    }
+                }
+                #expect(interrupted != nil, "the endless insert was interrupted")
+                do {
+                    try db.save(Shopping.list("L2", "Party"))
+                } catch let error as RecordError {
+                    refusedAfter = error
+                }
+            }
+        }
+        #expect(refusedAfter?.message.contains("an earlier write failed and rolled this transaction back") == true, "\(String(describing: refusedAfter))")
+        #expect(try db.contentDump() == before)
+    }
+
     @Test(arguments: [FailedWriteUndo.thatWrite, .wholeTransaction])
     func aSchemaChangeIsSeenByTheReadsAndWritesAfterIt(undo: FailedWriteUndo) async throws {
         let file = TemporaryDatabase()

@@ -4,7 +4,9 @@ import Synchronization
 /// How ``RecordDatabase/inOneTransaction(undoing:_:)`` undoes a write that fails inside it.
 public enum FailedWriteUndo: Sendable, Hashable {
     /// Each write is a savepoint of the transaction: a failing one rolls back only itself, and
-    /// the reads and writes after it go on (a script run as one transaction, `-1`).
+    /// the reads and writes after it go on (a script run as one transaction, `-1`) — unless
+    /// SQLite rolled the whole transaction back on its own (an interrupted write, a full disk),
+    /// which then ends as ``wholeTransaction`` does.
     case thatWrite
     /// Writes run without savepoints (two statements fewer each): a failing one rolls the whole
     /// transaction back at once, every read and write after it in the transaction fails, and
@@ -94,24 +96,38 @@ extension RecordDatabase {
         // The write may change the schema: what follows reads it again.
         defer { oneTransaction.withLock { $0?.schemaSinceLastWrite = nil } }
         guard state?.undo == .wholeTransaction else {
-            return try writer.writeWithoutTransaction { db in
-                var result: T?
-                try db.inSavepoint {
-                    result = try transact(db, snapshot: try oneTransactionSnapshot(db), access: access, body)
-                    return .commit
+            do {
+                return try writer.writeWithoutTransaction { db in
+                    var result: T?
+                    try db.inSavepoint {
+                        result = try transact(db, snapshot: try oneTransactionSnapshot(db), access: access, body)
+                        return .commit
+                    }
+                    guard let result else { throw RecordError(.internalError, "a write inside one transaction returned nothing") }
+                    return result
                 }
-                guard let result else { throw RecordError(.internalError, "a write inside one transaction returned nothing") }
-                return result
+            } catch {
+                // SQLite rolls the whole transaction back on its own when some writes fail (an
+                // interrupted statement, a full disk, an I/O error): the savepoint undid more
+                // than its write, and a later write would open and commit a transaction of its own.
+                if (try? writer.writeWithoutTransaction({ $0.isInsideTransaction })) != true { abortOneTransaction(error) }
+                throw error
             }
         }
         do {
             return try writer.writeWithoutTransaction { db in try transact(db, snapshot: try oneTransactionSnapshot(db), access: access, body) }
         } catch {
-            rollBackOneTransaction()
-            let abort = RecordError.wrapping(error, path: path)
-            oneTransaction.withLock { $0?.abortedBy = abort }
+            abortOneTransaction(error)
             throw error
         }
+    }
+
+    /// Ends the transaction of ``inOneTransaction(undoing:_:)`` after `error`: every read and
+    /// write after it is refused, and the transaction ends with it.
+    private func abortOneTransaction(_ error: any Error) {
+        rollBackOneTransaction()
+        let abort = RecordError.wrapping(error, path: path)
+        oneTransaction.withLock { $0?.abortedBy = abort }
     }
 
     /// ``read(_:)`` inside ``inOneTransaction(undoing:_:)``: on the writer's connection, which sees
