@@ -459,11 +459,21 @@ def test_an_item_command_after_another_client_renamed_its_list_acts_on_the_list_
         # A name the REPL has not seen is taken to be free; the server's UNIQUE (name) says otherwise.
         assert session.said("list add Monthly") == (
             "error> <stdin>:7: error: schemaViolation: there is already a list named 'Monthly'; list names are unique, choose another one")
+        # Another client renames an item the REPL remembers: deleting it by its old name finds nothing.
+        eggs = server_state(fresh_server, '{ Items(where: {name: {eq: "eggs"}}) { recordName } }')["Items"][0]
+        renamed = httpx.post(
+            f"{fresh_server.url}/graphql", headers=headers, timeout=30,
+            json={"query": 'mutation($r: ID!) { updateItems(recordName: $r, fields: {name: "free-range eggs"}) { name } }',
+                  "variables": {"r": eggs["recordName"]}})
+        assert renamed.status_code == 200 and "errors" not in renamed.json(), renamed.text
+        assert session.said("item delete Weekly eggs") == (
+            "error> <stdin>:8: error: unknownItem: list 'Weekly' has no item named 'eggs'; see its items with: items Weekly")
+        assert session.said("item delete Weekly 'free-range eggs'") == "deleted 'free-range eggs' from Weekly"
     finally:
         session.close()
     assert server_state(fresh_server) == {"Lists": [
         {"name": "Monthly", "Items": [{"name": "milk", "number": 3}]},
-        {"name": "Weekly", "Items": [{"name": "eggs", "number": None}]},
+        {"name": "Weekly", "Items": []},
     ]}
 
 
