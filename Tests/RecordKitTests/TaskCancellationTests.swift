@@ -58,7 +58,9 @@ import Testing
         let file = TemporaryDatabase()
         let db = try file.open()
         let release = DispatchSemaphore(value: 0)
-        let long = await db.holdingTheWriter(creating: Shopping.list("L1", "Groceries"), until: release, orAtMost: 60)
+        // Held until the test releases it (the bound only keeps a broken test from hanging): a
+        // machine starved for a minute must not let the waiting write run before it is cancelled.
+        let long = await db.holdingTheWriter(creating: Shopping.list("L1", "Groceries"), until: release, orAtMost: 600)
         let waiting = Task { try await db.write { _ = try $0.apply(.create(Shopping.list("L2", "Hardware"))) } }
         try await Task.sleep(for: .milliseconds(200))
         waiting.cancel()

@@ -17,7 +17,7 @@ struct SchemaCommand: ShopCommand {
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
         let schema = try await session.backend.schema()
-        session.show(.text(try schema.ckdb, json: Self.document(of: schema)))
+        session.show(.text(schema.ckdb, json: Self.document(of: schema)))
         return .proceed
     }
 

@@ -110,7 +110,7 @@ extension RecordDatabase {
                 // SQLite rolls the whole transaction back on its own when some writes fail (an
                 // interrupted statement, a full disk, an I/O error): the savepoint undid more
                 // than its write, and a later write would open and commit a transaction of its own.
-                if (try? writer.writeWithoutTransaction({ $0.isInsideTransaction })) != true { abortOneTransaction(error) }
+                if !writer.writeWithoutTransaction({ $0.isInsideTransaction }) { abortOneTransaction(error) }
                 throw error
             }
         }

@@ -13,15 +13,14 @@ struct OptimisticUnit {
     /// its list) because the remembered records do not hold it: its write then makes a record of
     /// that name, which the schema's `UNIQUE` rule refuses if the name was taken.
     var assumedFreeName = false
-    /// Set while the write is sent and not yet answered: a run that fails then may have
-    /// applied its write, so it is not run again (the connection retried it with its
-    /// transaction ID already).
-    var writeUnanswered = false
+    /// Set once the write is sent, and cleared only when the server refuses it: a run that fails
+    /// after a write that was applied, or whose answer never came (the connection retried it
+    /// with its transaction ID already), is not run again.
+    var writeMayHaveApplied = false
 
-    /// Whether a run that failed with what it did may be run again on fresh look-ups: it used
-    /// remembered records, and its write, if sent, was answered (and so refused, changing
-    /// nothing).
+    /// Whether a run that failed may be run again on fresh look-ups: it used remembered records,
+    /// and no write of it may have been applied.
     var mayRunAgain: Bool {
-        mayUseSeen && (!assumed.isEmpty || assumedFreeName) && !writeUnanswered
+        mayUseSeen && (!assumed.isEmpty || assumedFreeName) && !writeMayHaveApplied
     }
 }

@@ -203,10 +203,16 @@ final class RemoteBackend: ShopBackend {
             mutation = try GraphQLRecords.mutation(for: operation, schema: schema, unchanged: unchanged)
         }
         let body = JSONValue.members(["query": .string(mutation.document), "variables": mutation.variables])
-        unit?.writeUnanswered = true
+        unit?.writeMayHaveApplied = true
         let response = try await graphQL(body, transactionID: UUID().uuidString.lowercased())
-        unit?.writeUnanswered = false
-        let answer = try data(of: response)
+        let answer: JSONValue
+        do {
+            answer = try data(of: response)
+        } catch {
+            // The server refused the mutation: being one transaction, it changed nothing.
+            unit?.writeMayHaveApplied = false
+            throw error
+        }
         if deletedType != nil {
             guard case .array(let names)? = answer["result"]?["deleted"] else {
                 throw RecordError(.internalError, "the server's answer to a delete lists no deleted records")
