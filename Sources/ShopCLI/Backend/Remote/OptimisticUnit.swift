@@ -18,9 +18,13 @@ struct OptimisticUnit {
     /// with its transaction ID already), is not run again.
     var writeMayHaveApplied = false
 
+    /// Set when a request of the run got no answer: the failure is the connection's (or the
+    /// user's Ctrl-C), which running again would only repeat (or ignore).
+    var unanswered = false
+
     /// Whether a run that failed may be run again on fresh look-ups: it used remembered records,
-    /// and no write of it may have been applied.
+    /// every request of it was answered, and no write of it may have been applied.
     var mayRunAgain: Bool {
-        mayUseSeen && (!assumed.isEmpty || assumedFreeName) && !writeMayHaveApplied
+        mayUseSeen && (!assumed.isEmpty || assumedFreeName) && !writeMayHaveApplied && !unanswered
     }
 }

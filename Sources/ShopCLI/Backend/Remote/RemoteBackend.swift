@@ -310,7 +310,7 @@ final class RemoteBackend: ShopBackend {
     /// sent, when the error names a position in it).
     func send(_ method: HTTPMethod, _ path: String, body: JSONValue? = nil, document: String? = nil) async throws(RecordError) -> ServerResponse {
         let request = ServerRequest(method: method, url: connection.settings.endpoint(path), body: body.map { Data($0.text.utf8) })
-        let response = try await connection.send(request)
+        let response = try await exchange(request)
         guard (200..<300).contains(response.status) else {
             if let document, ![401, 403, 413, 421].contains(response.status),
                 let text = String(data: response.body, encoding: .utf8), let answer = JSONValue(parsing: text),
@@ -328,6 +328,18 @@ final class RemoteBackend: ShopBackend {
         try data(of: try await graphQL(.members(["query": .string(document), "variables": variables]), transactionID: nil))
     }
 
+    /// The server's answer to `request` (``ServerConnection/send(_:)``). A request that got none
+    /// (the server could not be reached, the retries ran out, Ctrl-C abandoned them) also ends
+    /// the running ``asOneUnit(_:)``: its command is not run again.
+    private func exchange(_ request: ServerRequest) async throws(RecordError) -> ServerResponse {
+        do {
+            return try await connection.send(request)
+        } catch {
+            unit?.unanswered = true
+            throw error
+        }
+    }
+
     /// The `data` of a GraphQL response, or its first error.
     private func data(of response: GraphQLResponse) throws(RecordError) -> JSONValue {
         if let failure = GraphQLOutput.failure(of: response) { throw failure }
@@ -340,7 +352,7 @@ final class RemoteBackend: ShopBackend {
     /// Posts a GraphQL request; the response as the server sent it, its errors read from it.
     func graphQL(_ body: JSONValue, transactionID: String?) async throws(RecordError) -> GraphQLResponse {
         let request = ServerRequest(method: .POST, url: connection.settings.endpoint("graphql"), body: Data(body.text.utf8), transactionID: transactionID)
-        let response = try await connection.send(request)
+        let response = try await exchange(request)
         guard let text = String(data: response.body, encoding: .utf8), let document = JSONValue(parsing: text),
             document["errors"] != nil || document["data"] != nil
         else {
