@@ -58,4 +58,21 @@ import Testing
         #expect(seen.item(named: "milk", inList: "L1") == nil)
         #expect(seen.list(named: "Untagged") == nil)
     }
+
+    @Test func namesAreTheSameOnlyByTheirBytesAsTheServerComparesThem() {
+        var seen = SeenRecords()
+        seen.remember(Self.list("L1", "Caf\u{E9}"))
+        seen.remember(Self.item("I1", "cr\u{E8}me", in: "L1"))
+        #expect(seen.list(named: "Caf\u{E9}")?.recordName == "L1")
+        #expect(seen.list(named: "Cafe\u{301}") == nil, "the decomposed form is another name to the server")
+        #expect(seen.item(named: "cre\u{300}me", inList: "L1") == nil)
+    }
+
+    @Test func aListSeenAgainKeepsItsItems() {
+        var seen = SeenRecords()
+        seen.remember(Self.list("L1", "Weekly"))
+        seen.remember(Self.item("I1", "milk", in: "L1"))
+        seen.remember(Self.list("L1", "Weekly", tag: "t2"))
+        #expect(seen.item(named: "milk", inList: "L1")?.recordName == "I1")
+    }
 }

@@ -15,7 +15,7 @@ struct Housekeeping: Service {
 
     func run() async throws {
         let chores = self.chores
-        try? await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 for chore in chores {
                     group.addTask {

@@ -22,22 +22,12 @@ enum GraphQLEventStream {
     /// above 0).
     static func isAccepted(_ accept: String?) -> Bool {
         // Nearly every request names no event stream at all: no parsing for those.
-        guard let accept, containsEventStream(accept) else { return false }
+        guard let accept, accept.lowercased().contains("event-stream") else { return false }
         return accept.split(separator: ",").contains { range in
             let parts = range.split(separator: ";").map { $0.trimmingWhitespace().lowercased() }
             guard parts.first == mediaType else { return false }
             let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
             return quality > 0
-        }
-    }
-
-    /// Whether `accept` holds `event-stream` in any case of ASCII letters.
-    private static func containsEventStream(_ accept: String) -> Bool {
-        let needle = Array("event-stream".utf8)
-        let bytes = Array(accept.utf8)
-        guard bytes.count >= needle.count else { return false }
-        return (0...(bytes.count - needle.count)).contains { start in
-            needle.indices.allSatisfy { bytes[start + $0] | 0x20 == needle[$0] | 0x20 }
         }
     }
 

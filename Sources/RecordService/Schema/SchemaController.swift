@@ -21,7 +21,7 @@ struct SchemaController {
         _ = try context.requirePrincipal()
         let database = try context.requireDatabase().database
         let current = try await database.schema()
-        return OperationsController.json(.ok, "{\"version\":\(current.version),\"ckdb\":" + JSONText.string(try current.schema.ckdb) + "}")
+        return OperationsController.json(.ok, "{\"version\":\(current.version),\"ckdb\":" + JSONText.string(current.schema.ckdb) + "}")
     }
 
     private func history(_ context: ServiceRequestContext) async throws -> Response {

@@ -84,13 +84,13 @@ final class LocalBackend: ShopBackend {
     }
 
     /// Two indexed look-ups in one read transaction.
-    func namedRecords(list: String, item: String?) async throws(RecordError) -> ShoppingStore.NamedRecords {
+    func namedRecords(list: String, item: String, forAdding: Bool) async throws(RecordError) -> ShoppingStore.NamedRecords {
         try read { transaction in
             guard let found = try transaction.records(matching: ShoppingStore.named(list, type: ShoppingStore.listType)).first else {
                 return ShoppingStore.NamedRecords(list: nil, item: nil)
             }
-            let item = try item.flatMap { name in try transaction.records(matching: ShoppingStore.item(named: name, in: found)).first }
-            return ShoppingStore.NamedRecords(list: found, item: item)
+            let foundItem = try transaction.records(matching: ShoppingStore.item(named: item, in: found)).first
+            return ShoppingStore.NamedRecords(list: found, item: foundItem)
         }
     }
 

@@ -35,9 +35,11 @@ protocol ShopBackend: AnyObject {
     func importRecords(_ file: ImportFile, progress: inout ProgressBar) async throws(RecordError) -> Int
     /// Every list, by name, with its item count, in one query.
     func listSummaries() async throws(RecordError) -> [ShoppingStore.ListSummary]
-    /// The list named `list` and, when `item` is given, its item of that name: what every item
-    /// command looks up first, in one request through a server (``ShoppingStore/NamedRecords``).
-    func namedRecords(list: String, item: String?) async throws(RecordError) -> ShoppingStore.NamedRecords
+    /// The list named `list` and its item named `item`: what every item command looks up first,
+    /// in one request through a server (``ShoppingStore/NamedRecords``). `forAdding` says the
+    /// command adds an item of that name, so expects none: a server's client may then take the
+    /// name to be free where the schema's `UNIQUE (list, name)` refuses a duplicate.
+    func namedRecords(list: String, item: String, forAdding: Bool) async throws(RecordError) -> ShoppingStore.NamedRecords
     /// Whether no list is named `name`: what `list add` and `list rename` check before they write.
     func listNameIsFree(_ name: String) async throws(RecordError) -> Bool
     /// Applies `operation` in one transaction.

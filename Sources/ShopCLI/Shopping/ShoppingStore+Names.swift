@@ -11,16 +11,22 @@ extension ShoppingStore {
     }
 
     /// The list named `listName` and its item named `name` (`nil` when it has none), looked up
+    /// together for adding that item; `unknownItem` when there is no such list.
+    func list(named listName: String, toAddItem name: String) async throws(RecordError) -> (list: Record, item: Record?) {
+        try await list(named: listName, withItem: name, forAdding: true)
+    }
+
+    /// The list named `listName` and its item named `name` (`nil` when it has none), looked up
     /// together; `unknownItem` when there is no such list.
-    func list(named listName: String, withItem name: String) async throws(RecordError) -> (list: Record, item: Record?) {
-        let found = try await backend.namedRecords(list: listName, item: name)
+    private func list(named listName: String, withItem name: String, forAdding: Bool) async throws(RecordError) -> (list: Record, item: Record?) {
+        let found = try await backend.namedRecords(list: listName, item: name, forAdding: forAdding)
         guard let list = found.list else { throw try await noList(named: listName) }
         return (list, found.item)
     }
 
     /// The list named `listName` and its item named `name`, or `unknownItem` for either.
     func item(named name: String, inList listName: String) async throws(RecordError) -> (list: Record, item: Record) {
-        let (list, item) = try await list(named: listName, withItem: name)
+        let (list, item) = try await list(named: listName, withItem: name, forAdding: false)
         guard let item else { throw try await noItem(named: name, in: list) }
         return (list, item)
     }

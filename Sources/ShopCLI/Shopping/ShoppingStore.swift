@@ -13,7 +13,7 @@ struct ShoppingStore {
     static let itemType = "Items"
     let backend: any ShopBackend
 
-    /// A list found by name and, when asked for, its item found by name (``ShopBackend/namedRecords(list:item:)``).
+    /// A list found by name and, when asked for, its item found by name (``ShopBackend/namedRecords(list:item:forAdding:)``).
     struct NamedRecords {
         var list: Record?
         var item: Record?
@@ -67,7 +67,7 @@ struct ShoppingStore {
     func addItem(_ name: String, to listName: String, assignments: [FieldAssignment]) async throws(RecordError) {
         try Self.checkName(name, of: "item")
         try await backend.asOneUnit { () async throws(RecordError) in
-            let (list, existing) = try await list(named: listName, withItem: name)
+            let (list, existing) = try await list(named: listName, toAddItem: name)
             let changes = try await itemChanges(assignments)
             if let field = changes.name != nil ? "name" : changes.list != nil ? "list" : nil {
                 throw RecordError(

@@ -142,8 +142,8 @@ final class SchemaSnapshot: Sendable {
         var projection: Projection
         var access: AccessPolicy
         /// Whether the statement reads the one record of `query`'s type whose recordName is
-        /// bound after the compiled arguments (``compiledRecordJSON(_:projection:access:compile:)``).
-        var readsOneRecordByName = false
+        /// bound after the compiled arguments, not `query`'s records.
+        var readsOneRecordByName: Bool
     }
 
     init(version: Int, schema: Schema) {
@@ -194,25 +194,17 @@ final class SchemaSnapshot: Sendable {
         return compiled
     }
 
-    /// `query` projected by `projection` for `access`, compiled by `compile`, or from the cache
-    /// when it was compiled before at this version (ASCII text only, as for ``compiled(_:after:fetchingOneMore:)``).
-    func compiledJSON(_ query: Query, projection: Projection, access: AccessPolicy, compile: () throws -> CompiledJSONQuery) throws -> CompiledJSONQuery {
-        guard query.hasOnlyASCIIText, projection.hasOnlyASCIIText else { return try compile() }
-        let key = CompiledJSONKey(query: query, projection: projection, access: access)
-        if let compiled = compiledJSONQueries.value(for: key) { return compiled }
-        let compiled = try compile()
-        compiledJSONQueries.store(compiled, for: key)
-        return compiled
-    }
-
-    /// The record of `recordType` named by the last bound argument, projected by `projection`
-    /// for `access` (``RecordTransaction/json(recordName:recordType:projection:)``): compiled by
-    /// `compile`, or from the cache when it was compiled before at this version.
-    func compiledRecordJSON(
-        _ recordType: String, projection: Projection, access: AccessPolicy, compile: () throws -> CompiledJSONQuery
+    /// `query` projected by `projection` for `access` — or, `readingOneRecordByName`, the one
+    /// record of `query`'s type whose recordName is bound after the compiled arguments
+    /// (``RecordTransaction/json(recordName:recordType:projection:)``) — compiled by `compile`,
+    /// or from the cache when it was compiled before at this version (ASCII text only, as for
+    /// ``compiled(_:after:fetchingOneMore:)``).
+    func compiledJSON(
+        _ query: Query, projection: Projection, access: AccessPolicy, readingOneRecordByName: Bool = false,
+        compile: () throws -> CompiledJSONQuery
     ) throws -> CompiledJSONQuery {
-        guard projection.hasOnlyASCIIText else { return try compile() }
-        let key = CompiledJSONKey(query: Query(recordType), projection: projection, access: access, readsOneRecordByName: true)
+        guard query.hasOnlyASCIIText, projection.hasOnlyASCIIText else { return try compile() }
+        let key = CompiledJSONKey(query: query, projection: projection, access: access, readsOneRecordByName: readingOneRecordByName)
         if let compiled = compiledJSONQueries.value(for: key) { return compiled }
         let compiled = try compile()
         compiledJSONQueries.store(compiled, for: key)

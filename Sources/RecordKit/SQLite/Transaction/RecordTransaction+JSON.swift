@@ -71,7 +71,7 @@ extension RecordTransaction {
     /// (Compiled once per schema version, projection and ``access``: every write of a mutation
     /// reads its saved record back through this.)
     public func json(recordName: String, recordType: String, projection: Projection) throws -> String? {
-        let compiled = try snapshot.compiledRecordJSON(recordType, projection: projection, access: access) {
+        let compiled = try snapshot.compiledJSON(Query(recordType), projection: projection, access: access, readingOneRecordByName: true) {
             let layout = try snapshot.layout(recordType)
             var compiler = ProjectionCompiler(snapshot: snapshot, access: access)
             let alias = compiler.nextAlias()

@@ -79,7 +79,9 @@ public final class RecordTransaction {
     func requireUnchanged(_ recordName: String, changeTag: String) throws -> String {
         guard let existing = try locate(recordName), try mayRead(recordName, of: existing.recordType) else {
             throw RecordError(
-                .unknownItem, "there is no record named '\(recordName)'; it was deleted since it was read", recordName: recordName)
+                .unknownItem,
+                "there is no record named '\(recordName)' any more: it was deleted since it was read; read again and work the change out from what is there now",
+                recordName: recordName)
         }
         try checkChangeTag(changeTag, stored: existing.changeTag, type: existing.recordType, name: recordName)
         return recordName

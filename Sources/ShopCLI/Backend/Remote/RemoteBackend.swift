@@ -121,40 +121,34 @@ final class RemoteBackend: ShopBackend {
         }
     }
 
-    /// The list by name and, when `item` is given, its item by name: from the remembered records
-    /// inside ``asOneUnit(_:)`` when they hold the list (and the item, or the schema's
+    /// The list by name and its item by name: from the remembered records inside
+    /// ``asOneUnit(_:)`` when they hold the list and the item (or, `forAdding`, the schema's
     /// `UNIQUE (list, name)` would refuse a second one), else with one GraphQL query, the item
     /// nested in the list.
-    func namedRecords(list: String, item: String?) async throws(RecordError) -> ShoppingStore.NamedRecords {
-        if unit?.mayUseSeen == true, let remembered = try await rememberedRecords(list: list, item: item) { return remembered }
+    func namedRecords(list: String, item: String, forAdding: Bool) async throws(RecordError) -> ShoppingStore.NamedRecords {
+        if unit?.mayUseSeen == true, let remembered = try await rememberedRecords(list: list, item: item, forAdding: forAdding) { return remembered }
         let schema = try await schema()
         let listType = try schema.requireRecordType(ShoppingStore.listType)
         let itemType = try schema.requireRecordType(ShoppingStore.itemType)
-        var variables = [JSONValue.Member(key: "list", value: .string(list))]
-        var nested = ""
-        if let item {
-            variables.append(JSONValue.Member(key: "item", value: .string(item)))
-            nested = " items: \(itemType.name)(where: {name: {eq: $item}}, limit: 1) { \(GraphQLRecords.selection(of: itemType)) }"
-        }
-        let header = item == nil ? "query($list: String!)" : "query($list: String!, $item: String!)"
+        let nested = "items: \(itemType.name)(where: {name: {eq: $item}}, limit: 1) { \(GraphQLRecords.selection(of: itemType)) }"
         let answer = try await data(
-            "\(header) { lists: \(listType.name)(where: {name: {eq: $list}}, limit: 1) { \(GraphQLRecords.selection(of: listType))\(nested) } }",
-            variables: .object(variables))
+            "query($list: String!, $item: String!) { lists: \(listType.name)(where: {name: {eq: $list}}, limit: 1) { \(GraphQLRecords.selection(of: listType)) \(nested) } }",
+            variables: .members(["list": .string(list), "item": .string(item)]))
         guard let found = try GraphQLRecords.records(answer, key: "lists", of: listType).first, case .array(let lists)? = answer["lists"] else {
             return ShoppingStore.NamedRecords(list: nil, item: nil)
         }
-        let items = item == nil ? [] : try GraphQLRecords.records(lists[0], key: "items", of: itemType)
+        let items = try GraphQLRecords.records(lists[0], key: "items", of: itemType)
         _ = remembering([found] + items)
         return ShoppingStore.NamedRecords(list: found, item: items.first)
     }
 
-    /// ``namedRecords(list:item:)`` from the remembered records, noted in the running unit as
-    /// what its write assumes; `nil` when they cannot answer.
-    private func rememberedRecords(list: String, item: String?) async throws(RecordError) -> ShoppingStore.NamedRecords? {
+    /// ``namedRecords(list:item:forAdding:)`` from the remembered records, noted in the running
+    /// unit as what its write assumes; `nil` when they cannot answer.
+    private func rememberedRecords(list: String, item: String, forAdding: Bool) async throws(RecordError) -> ShoppingStore.NamedRecords? {
         guard let found = seen.list(named: list) else { return nil }
-        let foundItem = item.flatMap { seen.item(named: $0, inList: found.recordName) }
-        if item != nil, foundItem == nil {
-            guard try await isUnique(ShoppingStore.itemType, by: ["list", "name"]) else { return nil }
+        let foundItem = seen.item(named: item, inList: found.recordName)
+        if foundItem == nil {
+            guard forAdding, try await isUnique(ShoppingStore.itemType, by: ["list", "name"]) else { return nil }
             unit?.assumedFreeName = true
         }
         unit?.assumed += [found] + (foundItem.map { [$0] } ?? [])

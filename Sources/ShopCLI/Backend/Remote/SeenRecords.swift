@@ -1,7 +1,7 @@
 import RecordKit
 
 /// The lists and items a remote session last saw in the server's answers, by name: what lets an
-/// item command through a server skip its look-up request (``RemoteBackend/namedRecords(list:item:)``).
+/// item command through a server skip its look-up request (``RemoteBackend/namedRecords(list:item:forAdding:)``).
 ///
 /// Every record is kept with the change tag it was read with, and a write worked out from a
 /// remembered record carries that tag as a precondition (`requireUnchanged`), so a record that
@@ -9,10 +9,12 @@ import RecordKit
 /// instead of acting on a stale name (``RemoteBackend/asOneUnit(_:)`` then runs the command again
 /// with fresh look-ups).
 struct SeenRecords {
-    /// Where an item is remembered: by its list's recordName and its name.
+    /// Where an item is remembered: by its list's recordName and its name. Names are compared by
+    /// their bytes (``ExactText``), as the server compares them: a name typed in another Unicode
+    /// form is another name there.
     private struct ItemKey: Hashable {
-        var list: String
-        var name: String
+        var list: ExactText
+        var name: ExactText
     }
 
     /// The most records remembered; past it, everything is forgotten and seen again.
@@ -20,41 +22,43 @@ struct SeenRecords {
 
     /// Where a record is remembered, by its recordName.
     private enum Place {
-        case list(name: String)
+        case list(name: ExactText)
         case item(ItemKey)
     }
 
-    private var lists: [String: Record] = [:]
+    private var lists: [ExactText: Record] = [:]
     private var items: [ItemKey: Record] = [:]
-    private var places: [String: Place] = [:]
+    private var places: [ExactText: Place] = [:]
 
     /// The list remembered under `name`.
     func list(named name: String) -> Record? {
-        lists[name]
+        lists[ExactText(name)]
     }
 
     /// The item named `name` of the list named `listRecordName` by recordName.
     func item(named name: String, inList listRecordName: String) -> Record? {
-        items[ItemKey(list: listRecordName, name: name)]
+        items[ItemKey(list: ExactText(listRecordName), name: ExactText(name))]
     }
 
     /// Remembers `record` as read or saved now, in place of what was remembered of it before;
     /// records of other types, or without a name or change tag, are not kept.
     mutating func remember(_ record: Record) {
-        forget(recordName: record.recordName)
-        guard record.changeTag?.isEmpty == false, case .string(let name)? = record["name"] else { return }
+        unplace(ExactText(record.recordName))
+        guard record.changeTag?.isEmpty == false, case .string(let text)? = record["name"] else { return }
+        let name = ExactText(text)
         if places.count >= Self.capacity { forgetAll() }
         switch record.recordType {
         case ShoppingStore.listType:
+            // Another list under this name: the one remembered was renamed or deleted.
             if let previous = lists[name] { forget(recordName: previous.recordName) }
             lists[name] = record
-            places[record.recordName] = .list(name: name)
+            places[ExactText(record.recordName)] = .list(name: name)
         case ShoppingStore.itemType:
             guard case .reference(let list)? = record["list"] else { return }
-            let key = ItemKey(list: list.recordName, name: name)
-            if let previous = items[key] { forget(recordName: previous.recordName) }
+            let key = ItemKey(list: ExactText(list.recordName), name: name)
+            if let previous = items[key] { unplace(ExactText(previous.recordName)) }
             items[key] = record
-            places[record.recordName] = .item(key)
+            places[ExactText(record.recordName)] = .item(key)
         default:
             break
         }
@@ -63,17 +67,21 @@ struct SeenRecords {
     /// Forgets the record named `recordName`, and for a list, its items (a deleted list takes
     /// them with it).
     mutating func forget(recordName: String) {
+        let recordName = ExactText(recordName)
+        guard case .list = places[recordName] else { return unplace(recordName) }
+        unplace(recordName)
+        for (key, item) in items where key.list == recordName {
+            unplace(ExactText(item.recordName))
+        }
+    }
+
+    /// Removes the entry of the record named `recordName` only (a list seen again keeps its
+    /// items, which are remembered by the list's recordName, not its name).
+    private mutating func unplace(_ recordName: ExactText) {
         switch places.removeValue(forKey: recordName) {
-        case .list(let name):
-            lists[name] = nil
-            for (key, item) in items where key.list == recordName {
-                items[key] = nil
-                places[item.recordName] = nil
-            }
-        case .item(let key):
-            items[key] = nil
-        case nil:
-            break
+        case .list(let name): lists[name] = nil
+        case .item(let key): items[key] = nil
+        case nil: break
         }
     }
 
