@@ -51,7 +51,7 @@ public final class DatabaseRegistry: Sendable {
             let schema = folder.newDatabaseSchema
             let task = Task { () throws -> ServiceDatabase in
                 guard let path else { throw RecordError(.unknownItem, "there is no database \(address)") }
-                let database = try await BlockingWork.run { () throws(RecordError) in try RecordDatabase(path: path, bootstrap: schema) }
+                let database = try await BlockingWork.run { () throws(RecordError) in try RecordDatabase(path: path, bootstrap: schema, readers: .service) }
                 return ServiceDatabase(address: address, database: database)
             }
             tasks[address] = task

@@ -30,6 +30,8 @@ public final class RecordDatabase: Sendable {
     /// Whether it was opened with ``readOnly(path:trace:)``: every write is refused.
     public let isReadOnly: Bool
     let writer: any DatabaseWriter
+    /// Its reader connections; the databases of its zones get the same.
+    let readers: ReaderConnections
     /// How long a transaction is tried again while the file is busy (``BusyRetry``).
     let busyRetryTime: Duration
     /// The schema snapshot last read, reused while `PRAGMA user_version` is unchanged.
@@ -49,8 +51,13 @@ public final class RecordDatabase: Sendable {
     ///
     /// `trace`, when given, is called with the SQL of every statement executed (to count or log
     /// them).
-    public convenience init(path: String, bootstrap: Schema = Schema(), trace: (@Sendable (String) -> Void)? = nil) throws(RecordError) {
-        try self.init(location: path, bootstrap: bootstrap, trace: trace)
+    ///
+    /// `readers` sets its reader connections: ``ReaderConnections/standard`` for a process that
+    /// reads a few things and exits, ``ReaderConnections/service`` for a server.
+    public convenience init(
+        path: String, bootstrap: Schema = Schema(), trace: (@Sendable (String) -> Void)? = nil, readers: ReaderConnections = .standard
+    ) throws(RecordError) {
+        try self.init(location: path, bootstrap: bootstrap, trace: trace, readers: readers)
     }
 
     /// A new in-memory database with `bootstrap` (by default no record types).
@@ -60,19 +67,22 @@ public final class RecordDatabase: Sendable {
 
     init(
         location: String?, bootstrap: Schema, trace: (@Sendable (String) -> Void)?, busyRetryTime: Duration = BusyRetry.timeout,
-        readOnly: Bool = false
+        readOnly: Bool = false, readers: ReaderConnections = .standard
     ) throws(RecordError) {
         path = location
+        self.readers = readers
         isReadOnly = readOnly
         self.busyRetryTime = busyRetryTime
         var configuration = Configuration()
         configuration.busyMode = BusyRetry.busyMode
         // ``inOneTransaction(undoing:_:)`` keeps a transaction open across database accesses.
         configuration.allowsUnsafeTransactions = true
+        readers.configure(&configuration)
         configuration.prepareDatabase { db in
             // WAL with synchronous=NORMAL: a commit survives the process crashing (killed at any
             // moment); only an OS crash or power loss may drop the last commits, never corrupt.
             if !readOnly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+            try readers.prepare(db)
             SQLFunctions.register(in: db)
             if let trace {
                 db.trace(options: .statement) { event in

@@ -80,7 +80,7 @@ extension RecordDatabase {
             database = open.database
         } else {
             if let path {
-                database = try RecordDatabase(path: Self.zoneFile(of: path, zone: zone.name), bootstrap: schema)
+                database = try RecordDatabase(path: Self.zoneFile(of: path, zone: zone.name), bootstrap: schema, readers: readers)
             } else {
                 database = try .inMemory(bootstrap: schema)
             }
