@@ -39,20 +39,16 @@ public struct ChangeToken: Sendable, Hashable, CustomStringConvertible {
         } else if zone != 0 {
             body += ".\(zone)"
         }
-        return Data((Self.prefix + body).utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode(Self.prefix + body)
     }
 
     public var description: String { text }
 
     /// The token whose ``text`` is `text`; `invalidArguments` when it is not one this engine issued.
     public init(text: String) throws(RecordError) {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         let parts =
             text.count <= 160
-            ? Data(base64Encoded: base64).flatMap { String(data: $0, encoding: .utf8) }.flatMap { decoded in
+            ? Base64URL.decodeText(text).flatMap { decoded in
                 decoded.hasPrefix(Self.prefix) ? decoded.dropFirst(Self.prefix.count).split(separator: ".", omittingEmptySubsequences: false) : nil
             } : nil
         guard let parts, (1...4).contains(parts.count), let sequence = Int64(parts[0]), sequence >= 0,

@@ -37,8 +37,7 @@ struct CloudKitZoneChangesToken: Sendable, Equatable {
     var text: String {
         // Zone names hold no ':' or ',' (``RecordZone/validate(_:)``).
         let body = positions.map { "\($0.id):\($0.sequence):\($0.name)" }.joined(separator: ",")
-        return Data((Self.prefix + body).utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode(Self.prefix + body)
     }
 
     /// The token a request's `syncToken` holds; `nil` when absent; `BAD_REQUEST` when it is not
@@ -48,9 +47,7 @@ struct CloudKitZoneChangesToken: Sendable, Equatable {
         let invalid = CloudKitError(
             .badRequest, "syncToken is not a zones/changes token of this database; send the syncToken of an earlier answer, or none to list every zone")
         guard case .string(let text) = json, text.count <= 65_536 else { throw invalid }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64), let decoded = String(data: data, encoding: .utf8), decoded.hasPrefix(prefix) else { throw invalid }
+        guard let decoded = Base64URL.decodeText(text), decoded.hasPrefix(prefix) else { throw invalid }
         var positions: [Position] = []
         for entry in decoded.dropFirst(prefix.count).split(separator: ",") {
             let parts = entry.split(separator: ":", maxSplits: 2)

@@ -38,8 +38,7 @@ struct PageCursor: Equatable {
         json += "],\"q\":"
         JSONText.append(query, to: &json)
         json += "}"
-        return Data(json.utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode(json)
     }
 
     /// Decodes `text` for `query`, or throws `invalidArguments` when it is not a cursor of it.
@@ -49,9 +48,7 @@ struct PageCursor: Equatable {
             "the cursor is not one this query returned; pass the cursor of the previous page of the same query",
             recordType: query.recordType
         )
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64),
+        guard let data = Base64URL.decode(text),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let fingerprint = object["q"] as? String, fingerprint == Self.fingerprint(of: query),
             let values = object["k"] as? [Any], values.count == keyCount

@@ -55,14 +55,22 @@ extension RecordTransaction {
             throw RecordError(.invalidArguments, "a paged query needs a limit (the page size)", recordType: query.recordType)
         }
         let compiled = try snapshot.compiled(query, access: access, after: cursor, fetchingOneMore: true)
-        let rows = try Row.fetchAll(db.cachedStatement(sql: compiled.sql), arguments: compiled.arguments)
-        let records = rows.prefix(limit).map { compiled.layout.record(from: $0) }
-        var next: String?
-        if rows.count > limit, let last = rows.prefix(limit).last {
-            let keys = (0..<compiled.sortKeyCount).map { last[compiled.layout.columnCount + $0] as DatabaseValue }
-            next = PageCursor(query: query, keys: keys).encoded
+        // Read off the statement, not copied row by row: the one more row only says there is
+        // another page, whose cursor holds the sort keys of the page's last record.
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: compiled.sql), arguments: compiled.arguments)
+        var records: [Record] = []
+        records.reserveCapacity(min(limit, 1000))
+        var lastKeys: [DatabaseValue] = []
+        while let row = try rows.next() {
+            guard records.count < limit else {
+                return RecordPage(records: records, cursor: limit > 0 ? PageCursor(query: query, keys: lastKeys).encoded : nil)
+            }
+            records.append(compiled.layout.record(from: row))
+            if records.count == limit {
+                lastKeys = (0..<compiled.sortKeyCount).map { row[compiled.layout.columnCount + $0] as DatabaseValue }
+            }
         }
-        return RecordPage(records: Array(records), cursor: next)
+        return RecordPage(records: records, cursor: nil)
     }
 
     /// The compiled SQL of `query` and SQLite's plan for it.
