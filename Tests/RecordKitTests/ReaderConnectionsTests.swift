@@ -40,29 +40,39 @@ import Testing
         // Threads of their own, not tasks: each read blocks its thread while it waits.
         for _ in 0..<count + 1 {
             DispatchQueue.global().async(group: finished) {
-                _ = try? db.performRead { _ in
-                    running.begin()
-                    _ = release.wait(timeout: .now() + 600)
-                    running.end()
+                do {
+                    try db.performRead { _ in
+                        running.begin()
+                        _ = release.wait(timeout: .now() + 600)
+                        running.end()
+                    }
+                } catch {
+                    running.fail(error)
                 }
             }
         }
         // Every reader connection busy; the read past them waits for one.
         let deadline = Date().addingTimeInterval(600)
-        while running.peak < count, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        while running.peak < count, running.failures.isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         Thread.sleep(forTimeInterval: 0.2)
         #expect(running.peak == count)
         for _ in 0...count { release.signal() }
         finished.wait()
         #expect(running.peak == count)
+        #expect(running.failures.isEmpty)
     }
 }
 
-/// How many reads run at once now, and the most so far.
+/// How many reads run at once now, the most so far, and the reads that failed.
 private final class RunningReads: Sendable {
-    private let state = Mutex((now: 0, peak: 0))
+    private let state = Mutex((now: 0, peak: 0, failures: [String]()))
 
     var peak: Int { state.withLock { $0.peak } }
+    var failures: [String] { state.withLock { $0.failures } }
+
+    func fail(_ error: any Error) {
+        state.withLock { $0.failures.append("\(error)") }
+    }
 
     func begin() {
         state.withLock { state in

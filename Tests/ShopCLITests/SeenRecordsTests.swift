@@ -18,19 +18,23 @@ import Testing
         return record
     }
 
-    @Test func listsAreFoundByNameAndItemsByTheirListAndName() {
+    /// The list L1 "Weekly" and its item I1 "milk", remembered.
+    private static func weeklyWithMilk() -> SeenRecords {
         var seen = SeenRecords()
-        seen.remember(Self.list("L1", "Weekly"))
-        seen.remember(Self.item("I1", "milk", in: "L1"))
+        seen.remember(list("L1", "Weekly"))
+        seen.remember(item("I1", "milk", in: "L1"))
+        return seen
+    }
+
+    @Test func listsAreFoundByNameAndItemsByTheirListAndName() {
+        let seen = Self.weeklyWithMilk()
         #expect(seen.list(named: "Weekly")?.recordName == "L1")
         #expect(seen.item(named: "milk", inList: "L1")?.recordName == "I1")
         #expect(seen.item(named: "milk", inList: "L2") == nil)
     }
 
     @Test func aRecordSeenAgainIsFoundOnlyUnderItsNewNameAndList() {
-        var seen = SeenRecords()
-        seen.remember(Self.list("L1", "Weekly"))
-        seen.remember(Self.item("I1", "milk", in: "L1"))
+        var seen = Self.weeklyWithMilk()
         seen.remember(Self.list("L1", "Monthly", tag: "t2"))
         seen.remember(Self.item("I1", "oat milk", in: "L2", tag: "t2"))
         #expect(seen.list(named: "Weekly") == nil)
@@ -40,18 +44,14 @@ import Testing
     }
 
     @Test func anotherRecordUnderARememberedNameReplacesTheOldOne() {
-        var seen = SeenRecords()
-        seen.remember(Self.list("L1", "Weekly"))
-        seen.remember(Self.item("I1", "milk", in: "L1"))
+        var seen = Self.weeklyWithMilk()
         seen.remember(Self.list("L9", "Weekly"))
         #expect(seen.list(named: "Weekly")?.recordName == "L9")
         #expect(seen.item(named: "milk", inList: "L1") == nil, "the old list's items went with it")
     }
 
     @Test func aForgottenListTakesItsItemsAndRecordsWithoutATagAreNotKept() {
-        var seen = SeenRecords()
-        seen.remember(Self.list("L1", "Weekly"))
-        seen.remember(Self.item("I1", "milk", in: "L1"))
+        var seen = Self.weeklyWithMilk()
         seen.remember(Self.list("L2", "Untagged", tag: nil))
         seen.forget(recordName: "L1")
         #expect(seen.list(named: "Weekly") == nil)
@@ -69,9 +69,7 @@ import Testing
     }
 
     @Test func aListSeenAgainKeepsItsItems() {
-        var seen = SeenRecords()
-        seen.remember(Self.list("L1", "Weekly"))
-        seen.remember(Self.item("I1", "milk", in: "L1"))
+        var seen = Self.weeklyWithMilk()
         seen.remember(Self.list("L1", "Weekly", tag: "t2"))
         #expect(seen.item(named: "milk", inList: "L1")?.recordName == "I1")
     }

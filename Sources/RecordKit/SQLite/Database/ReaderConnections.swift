@@ -15,12 +15,12 @@ internal import GRDB
 /// no more; a one-shot command would only pay to fill it, which is why it is not the standard.
 public struct ReaderConnections: Sendable, Hashable {
     /// The most reader connections open at once.
-    public var count: Int
+    public let count: Int
     /// Each reader's page cache in KiB, or `nil` for SQLite's default (2 MiB).
-    public var pageCacheKiB: Int?
+    public let pageCacheKiB: Int?
 
-    public init(count: Int, pageCacheKiB: Int? = nil) {
-        self.count = max(1, count)
+    private init(count: Int, pageCacheKiB: Int? = nil) {
+        self.count = count
         self.pageCacheKiB = pageCacheKiB
     }
 
