@@ -1,5 +1,6 @@
 import Foundation
 import RecordKit
+import Synchronization
 import TestSupport
 import Testing
 
@@ -89,5 +90,26 @@ import Testing
         #expect(result.interrupted)
         #expect(captured.errors == "interrupted (Ctrl-C): three.shop:2 is the last command that finished\n")
         #expect(try await session.store.lists().map(\.name) == ["A", "B"])
+    }
+
+    /// Work that no flag check can stop (waiting for a server's answer) registers how to cancel
+    /// it: an interruption requested while it runs, or before it began, cancels it once it is
+    /// registered; one requested after it ended does not.
+    @Test func anInterruptionCancelsTheWorkRunningAndNoWorkAfterIt() async throws {
+        let interruption = Interruption()
+        let cancelled = Mutex(0)
+        let during = await interruption.cancelling({ cancelled.withLock { $0 += 1 } }) { () async -> Int in
+            interruption.request()
+            return cancelled.withLock { $0 }
+        }
+        #expect(during == 1)
+        interruption.request()
+        #expect(cancelled.withLock { $0 } == 1)
+
+        let before = await interruption.cancelling({ cancelled.withLock { $0 += 1 } }) { () async -> Int in cancelled.withLock { $0 } }
+        #expect(before == 2)
+        interruption.reset()
+        let afterReset = await interruption.cancelling({ cancelled.withLock { $0 += 1 } }) { () async -> Int in cancelled.withLock { $0 } }
+        #expect(afterReset == 2)
     }
 }

@@ -113,6 +113,34 @@ def test_a_faulted_write_is_retried_with_its_transaction_id_and_applied_once(fre
     assert server_state(fresh_server, LIST_NAMES)["Lists"] == [{"name": "Groceries"}]
 
 
+def test_ctrl_c_while_a_scripts_write_waits_for_its_answer_abandons_it_at_once(fresh_server):
+    """The answer never comes (the proxy stalls it) and the request timeout is long: SIGINT
+    cancels the request under way, the script stops with 130 and names the transaction to check."""
+    proxy = proxy_to(fresh_server, fault_first_write("stall"))
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("SHOP_")}
+    environment["SHOP_SERVER_TIMEOUT"] = "60"
+    try:
+        child = subprocess.Popen([SHOP, "--server", proxy.url, "--token", fresh_server.token, "-e", "list add Groceries", "-e", "lists"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
+        deadline = time.monotonic() + 30
+        while not proxy.faults("stall") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert proxy.faults("stall"), "the write never reached the proxy"
+        time.sleep(0.2)
+        started = time.monotonic()
+        child.send_signal(2)
+        stdout, stderr = child.communicate(timeout=30)
+        waited = time.monotonic() - started
+    finally:
+        proxy.close()
+    assert child.returncode == 130, stderr
+    assert waited < 10, f"the interrupted request took {waited:.1f} s to stop"
+    assert stdout == ""
+    assert "interrupted: the write to" in stderr and "it may have been applied: check with: transaction show" in stderr
+    # The stalled attempt reached the server, which applied it once.
+    assert server_state(fresh_server, LIST_NAMES)["Lists"] == [{"name": "Groceries"}]
+
+
 def test_200_random_commands_through_a_proxy_dropping_30_percent_of_connections_match_a_model(fresh_server):
     rng = random.Random(13)
     plans = {}

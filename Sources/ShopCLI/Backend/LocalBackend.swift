@@ -13,6 +13,7 @@ final class LocalBackend: ShopBackend {
 
     var location: String { database.path ?? "in-memory database" }
     var localDatabase: RecordDatabase? { database }
+    var scriptExecutor: (any TaskExecutor)? { nil }
 
     /// The GraphQL engine over ``database``, made when first asked for, so a command that needs
     /// no GraphQL never pays for its schema.

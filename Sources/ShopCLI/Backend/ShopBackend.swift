@@ -15,6 +15,9 @@ protocol ShopBackend: AnyObject {
     /// The database file, for what only a file can do (`-1`, adopting the shopping rules, Ctrl-C
     /// interrupting SQLite); `nil` through a server.
     var localDatabase: RecordDatabase? { get }
+    /// Where a script's commands (`-e`, `-f`) should run, if the backend has a preference: a
+    /// server's client runs them on the thread its answers arrive on. `nil` for a file.
+    var scriptExecutor: (any TaskExecutor)? { get }
 
     /// Ends the session: closes connections.
     func close() async

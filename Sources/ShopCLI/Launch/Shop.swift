@@ -95,7 +95,9 @@ public enum Shop {
             return await runAsOneTransaction(steps, in: session)
         }
         if !steps.isEmpty {
-            return await run(steps, in: session)
+            // Known before they run, a script's commands never wait for input: they may run on
+            // the thread the backend prefers (a prompt or standard input blocks while it waits).
+            return await withTaskExecutorPreference(session.backend.scriptExecutor) { await run(steps, in: session) }
         }
         if isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 {
             return await InteractiveLoop(session: session, environment: environment).run()

@@ -21,6 +21,9 @@ public final class Interruption: Sendable {
     private let reported = Atomic<Bool>(false)
     /// The signal source, kept alive while installed.
     private let source = Mutex<(any DispatchSourceSignal)?>(nil)
+    /// What to cancel when an interruption is requested, by registration number
+    /// (``cancelling(_:during:)``), and the next number.
+    private let cancellations = Mutex<(next: Int, actions: [Int: @Sendable () -> Void])>((0, [:]))
 
     public init() {}
 
@@ -39,9 +42,24 @@ public final class Interruption: Sendable {
         }
     }
 
-    /// Requests an interruption, as SIGINT does.
+    /// Requests an interruption, as SIGINT does: runs the cancellations registered now.
     public func request() {
         requested.store(true, ordering: .sequentiallyConsistent)
+        for cancel in cancellations.withLock({ Array($0.actions.values) }) { cancel() }
+    }
+
+    /// Runs `body`, calling `cancel` (from another thread) if an interruption is requested while
+    /// it runs, or was before it began: for work that a flag checked between steps cannot stop,
+    /// such as waiting for a server's answer.
+    func cancelling<T>(_ cancel: @escaping @Sendable () -> Void, during body: () async throws -> T) async rethrows -> T {
+        let number = cancellations.withLock { registry in
+            defer { registry.next += 1 }
+            registry.actions[registry.next] = cancel
+            return registry.next
+        }
+        defer { _ = cancellations.withLock { $0.actions.removeValue(forKey: number) } }
+        if isRequested { cancel() }
+        return try await body()
     }
 
     /// Whether an interruption was requested since the last ``reset()``.

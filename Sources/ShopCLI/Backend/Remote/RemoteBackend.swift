@@ -27,6 +27,7 @@ final class RemoteBackend: ShopBackend {
 
     var location: String { connection.settings.url }
     var localDatabase: RecordDatabase? { nil }
+    var scriptExecutor: (any TaskExecutor)? { connection.executor }
 
     /// How long a schema read from the server is used before it is read again: another client
     /// may add fields meanwhile.

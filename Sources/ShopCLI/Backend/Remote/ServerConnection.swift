@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import RecordKit
 
 /// One request to the server: its method, URL, JSON body, and for a write the transaction ID
@@ -31,6 +32,8 @@ struct ServerResponse: Sendable {
 final class ServerConnection {
     let settings: ServerSettings
     let client: HTTPClient
+    /// The executor of a script's commands: the client's event loop, where the answers arrive.
+    let executor = EventLoopTaskExecutor(eventLoop: ServerConnection.eventLoopGroup.next())
     private let interruption: Interruption
     private let console: Console
     /// Whether the server has answered once: before that, a refused connection means a wrong
@@ -50,8 +53,13 @@ final class ServerConnection {
         configuration.connectionPool = pool
         configuration.redirectConfiguration = .disallow
         configuration.decompression = .disabled
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        client = HTTPClient(eventLoopGroupProvider: .shared(Self.eventLoopGroup), configuration: configuration)
     }
+
+    /// The client's one event loop thread. A script's commands run on it too (``executor``): a
+    /// command and the request it sends then take turns on one thread instead of handing each
+    /// request and each answer between NIO's thread and Swift's pool.
+    static let eventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
     /// Closes the pool's connections.
     func close() async {
@@ -109,47 +117,40 @@ final class ServerConnection {
     /// Ctrl-C while a request was under way or waiting to be retried.
     private struct Abandoned: Error {}
 
-    /// One attempt, abandoned when Ctrl-C is pressed while it is under way.
+    /// One attempt, abandoned when Ctrl-C is pressed while it is under way: the interruption
+    /// cancels the HTTP request itself, so waiting for the answer costs no timer.
     private func attemptOnce(_ request: ServerRequest) async throws -> ServerResponse {
-        let http = httpRequest(for: request)
-        let client = self.client
-        let timeout = TimeAmount.milliseconds(settings.requestTimeout.milliseconds)
-        let interruption = self.interruption
-        return try await withThrowingTaskGroup(of: ServerResponse?.self) { group in
-            group.addTask {
-                let response = try await client.execute(http, timeout: timeout)
-                let body = try await response.body.collect(upTo: Self.maximumResponseSize)
-                return ServerResponse(
-                    status: Int(response.status.code), body: Data(body.readableBytesView),
-                    isReplay: response.headers.first(name: "Idempotent-Replayed")?.lowercased() == "true")
-            }
-            group.addTask {
-                while !interruption.isRequested { try await Task.sleep(for: .milliseconds(50)) }
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let response = first else { throw Abandoned() }
-            return response
+        let http = try HTTPClient.Request(
+            url: request.url, method: request.method, headers: headers(for: request), body: request.body.map { .bytes($0) })
+        let exchange = client.execute(
+            request: http, delegate: ResponseAccumulator(request: http, maxBodySize: Self.maximumResponseSize),
+            eventLoop: .delegateAndChannel(on: executor.eventLoop),
+            deadline: .now() + .milliseconds(settings.requestTimeout.milliseconds))
+        do {
+            let response = try await interruption.cancelling({ exchange.cancel() }) { try await exchange.futureResult.get() }
+            return ServerResponse(
+                status: Int(response.status.code), body: response.body.map { Data($0.readableBytesView) } ?? Data(),
+                isReplay: response.headers.first(name: "Idempotent-Replayed")?.lowercased() == "true")
+        } catch {
+            if interruption.isRequested { throw Abandoned() }
+            throw error
         }
     }
 
     /// The largest answer read: a response limit far above the service's own.
     static let maximumResponseSize = 512 << 20
 
-    func httpRequest(for request: ServerRequest) -> HTTPClientRequest {
-        var http = HTTPClientRequest(url: request.url)
-        http.method = request.method
+    /// The headers of `request`: what it accepts, the token, its transaction ID, its body's type.
+    func headers(for request: ServerRequest) -> HTTPHeaders {
+        var headers = HTTPHeaders()
         // GraphQL's own response type for GraphQL (the server answers it without parsing the
         // header), JSON for the other endpoints.
-        http.headers.add(name: "Accept", value: request.url.hasSuffix("/graphql") ? "application/graphql-response+json" : "application/json")
-        http.headers.add(name: "User-Agent", value: "shop/\(ShopVersion.current)")
-        if let token = settings.token { http.headers.add(name: "Authorization", value: "Bearer \(token)") }
-        if let id = request.transactionID { http.headers.add(name: "Idempotency-Key", value: id) }
-        if let body = request.body {
-            http.headers.add(name: "Content-Type", value: "application/json")
-            http.body = .bytes(ByteBuffer(bytes: body))
-        }
-        return http
+        headers.add(name: "Accept", value: request.url.hasSuffix("/graphql") ? "application/graphql-response+json" : "application/json")
+        headers.add(name: "User-Agent", value: "shop/\(ShopVersion.current)")
+        if let token = settings.token { headers.add(name: "Authorization", value: "Bearer \(token)") }
+        if let id = request.transactionID { headers.add(name: "Idempotency-Key", value: id) }
+        if request.body != nil { headers.add(name: "Content-Type", value: "application/json") }
+        return headers
     }
 
     /// Sleeps `duration`, throwing when Ctrl-C is pressed meanwhile.

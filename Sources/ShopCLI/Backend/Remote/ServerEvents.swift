@@ -62,8 +62,11 @@ extension ServerConnection {
     /// - Throws: ``RecordError`` naming the URL when the server cannot be reached, or the
     ///   server's own error when it does not answer with a stream.
     func events(_ request: ServerRequest) async throws(RecordError) -> AsyncThrowingStream<ServerEvent, any Error> {
-        var http = httpRequest(for: request)
+        var http = HTTPClientRequest(url: request.url)
+        http.method = request.method
+        http.headers = headers(for: request)
         http.headers.replaceOrAdd(name: "Accept", value: "text/event-stream")
+        if let body = request.body { http.body = .bytes(ByteBuffer(bytes: body)) }
         let response: HTTPClientResponse
         do {
             response = try await client.execute(http, deadline: .distantFuture)
