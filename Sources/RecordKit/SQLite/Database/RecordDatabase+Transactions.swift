@@ -57,10 +57,8 @@ extension RecordDatabase {
 
     /// Stores `key`'s request with `response` in `transaction`, with the writes it made.
     static func store(_ key: TransactionRequest, response: Data, in transaction: RecordTransaction) throws {
-        try transaction.db.execute(
-            sql: "INSERT INTO _transactions(id, request, result, createdAt) VALUES (?, ?, ?, ?)",
-            arguments: [key.id, key.request, response, Timestamp.milliseconds(Date())]
-        )
+        try transaction.db.cachedStatement(sql: "INSERT INTO _transactions(id, request, result, createdAt) VALUES (?, ?, ?, ?)")
+            .execute(arguments: [key.id, key.request, response, Timestamp.milliseconds(Date())])
     }
 
     private static func decode<Result: Decodable>(_ type: Result.Type, from data: Data) throws(RecordError) -> Result {
