@@ -36,7 +36,8 @@ struct LiveQueryRouteTests {
 
     @Test(arguments: [
         ("text/event-stream", true), ("application/json, text/event-stream;q=0.5", true), ("text/event-stream;q=0", false),
-        ("application/json", false), ("TEXT/EVENT-STREAM", true),
+        ("application/json", false), ("TEXT/EVENT-STREAM", true), ("Text/Event-Stream; q=1", true), ("", false),
+        ("text/event\rstream", false), ("application/graphql-response+json", false),
     ])
     func anEventStreamIsAskedForByAccept(_ accept: String, _ asked: Bool) {
         #expect(GraphQLEventStream.isAccepted(accept) == asked)

@@ -22,7 +22,7 @@ enum GraphQLEventStream {
     /// above 0).
     static func isAccepted(_ accept: String?) -> Bool {
         // Nearly every request names no event stream at all: no parsing for those.
-        guard let accept, accept.lowercased().contains("event-stream") else { return false }
+        guard let accept, mentionsEventStream(accept) else { return false }
         return accept.split(separator: ",").contains { range in
             let parts = range.split(separator: ";").map { $0.trimmingWhitespace().lowercased() }
             guard parts.first == mediaType else { return false }
@@ -30,6 +30,22 @@ enum GraphQLEventStream {
             return quality > 0
         }
     }
+
+    /// Whether `text` may name an event stream: true for `event-stream` in any ASCII case (and
+    /// for a few look-alikes the full parse then refuses), read byte by byte, without the
+    /// lowercased copy and substring search it took for the `Accept` header of every request.
+    static func mentionsEventStream(_ text: String) -> Bool {
+        let pattern = eventStreamBytes
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.count >= pattern.count else { return false }
+            return (0...bytes.count - pattern.count).contains { start in
+                pattern.indices.allSatisfy { bytes[start + $0] | 0x20 == pattern[$0] | 0x20 }
+            }
+        }
+    }
+
+    private static let eventStreamBytes = Array("event-stream".utf8)
 
     /// The stream answering `operation` (a query or a subscription) acting for `access`.
     static func response(_ operation: PreparedOperation, engine: RecordQLEngine, access: AccessPolicy, channel: any Channel) -> Response {
