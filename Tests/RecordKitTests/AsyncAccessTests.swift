@@ -36,6 +36,49 @@ import Testing
         #expect(try await db.read { try $0.records(matching: Query("Lists")).recordNames } == ["L1", "L2"])
     }
 
+    /// An async read is one snapshot: a commit from another connection between two of its
+    /// statements is not seen by the second, and is seen by the next read.
+    @Test func anAsyncReadSeesOneSnapshotWhileAnotherConnectionCommits() async throws {
+        let file = TemporaryDatabase()
+        let db = try file.open()
+        let other = try file.open()
+        try db.save(Shopping.list("L1", "Groceries"))
+        let seen = try await db.read { transaction in
+            let before = try transaction.records(matching: Query("Lists")).recordNames
+            try other.save(Shopping.list("L2", "Hardware"))
+            return (before, try transaction.records(matching: Query("Lists")).recordNames)
+        }
+        #expect(seen.0 == ["L1"] && seen.1 == ["L1"])
+        #expect(try await db.read { try $0.records(matching: Query("Lists")).recordNames } == ["L1", "L2"])
+    }
+
+    /// A read whose body fails still ends its transaction: every reader connection, used by a
+    /// failing read, then sees a later commit (one left inside its snapshot would not, and GRDB
+    /// stops the process when a connection goes back to its pool inside a transaction).
+    @Test func aFailingAsyncReadLeavesNoReaderInsideItsSnapshot() async throws {
+        struct Refused: Error {}
+        let file = TemporaryDatabase()
+        let db = try file.open()
+        try db.save(Shopping.list("L1", "Groceries"))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<(db.readers.count * 4) {
+                group.addTask {
+                    await #expect(throws: Refused.self) {
+                        try await db.read { transaction -> Int in
+                            _ = try transaction.records(matching: Query("Lists"))
+                            throw Refused()
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        try db.save(Shopping.list("L2", "Hardware"))
+        for _ in 0..<(db.readers.count * 4) {
+            #expect(try await db.read { try $0.records(matching: Query("Lists")).recordNames } == ["L1", "L2"])
+        }
+    }
+
     /// Another process holds the file's write lock. Many more async writes than the cooperative
     /// pool has threads wait for it by suspending: once they are all retrying, the database's
     /// writer thread is free (a busy handler waiting inside SQLite would hold it until the lock
