@@ -4,7 +4,8 @@ import NIOCore
 /// loop: code that awaits the answers of an HTTP client on that loop resumes on the thread the
 /// answer arrived on, without waking a thread of Swift's pool.
 ///
-/// Whatever runs on it must not block: the loop also reads and writes the client's connections.
+/// Work running on it holds up the loop's connections meanwhile: it suits a script's commands,
+/// which send their requests one at a time, and not a prompt that waits for a person.
 final class EventLoopTaskExecutor: TaskExecutor {
     let eventLoop: any EventLoop
 

@@ -118,7 +118,8 @@ final class ServerConnection {
     private struct Abandoned: Error {}
 
     /// One attempt, abandoned when Ctrl-C is pressed while it is under way: the interruption
-    /// cancels the HTTP request itself, so waiting for the answer costs no timer.
+    /// cancels the HTTP request itself, so waiting for the answer costs no timer. Cancelling the
+    /// task cancels the request too.
     private func attemptOnce(_ request: ServerRequest) async throws -> ServerResponse {
         let http = try HTTPClient.Request(
             url: request.url, method: request.method, headers: headers(for: request), body: request.body.map { .bytes($0) })
@@ -127,7 +128,13 @@ final class ServerConnection {
             eventLoop: .delegateAndChannel(on: executor.eventLoop),
             deadline: .now() + .milliseconds(settings.requestTimeout.milliseconds))
         do {
-            let response = try await interruption.cancelling({ exchange.cancel() }) { try await exchange.futureResult.get() }
+            let response = try await interruption.cancelling({ exchange.cancel() }) {
+                try await withTaskCancellationHandler {
+                    try await exchange.futureResult.get()
+                } onCancel: {
+                    exchange.cancel()
+                }
+            }
             return ServerResponse(
                 status: Int(response.status.code), body: response.body.map { Data($0.readableBytesView) } ?? Data(),
                 isReplay: response.headers.first(name: "Idempotent-Replayed")?.lowercased() == "true")
