@@ -22,7 +22,7 @@ struct LogfmtLogHandlerTests {
             metadata: ["empty": "", "equals": "a=b", "tab": "a\tb", "bell": "\u{7}", "plain": "a\\b"])
         #expect(
             line
-                == #"time=1970-01-01T00:00:00.000Z level=warning logger=l msg="say \"hi\"\nthen go" bell="\u{7}" empty="" equals="a=b" plain=a\b tab="a\tb""#
+                == #"time=1970-01-01T00:00:00.000Z level=warning logger=l msg="say \"hi\"\nthen go" bell="\u0007" empty="" equals="a=b" plain=a\b tab="a\tb""#
                 + "\n")
     }
 

@@ -70,31 +70,12 @@ public struct LogfmtLogHandler: LogHandler {
         return line
     }
 
-    /// ` key=value`, the value quoted (with `\"`, `\\`, `\n` escapes) when it is empty or holds a
-    /// space, `=`, a quote or a control character, so that every line splits back into its pairs.
+    /// ` key=value`, the value quoted when it is empty or holds a space, `=`, a quote or a
+    /// control character, so that every line splits back into its pairs: as a JSON string
+    /// (`\"`, `\\`, `\n`, `\u0007`), which logfmt readers take as a quoted value.
     private static func append(_ key: String, _ value: String, to line: inout String) {
         line += " " + key + "="
         let needsQuotes = value.isEmpty || value.utf8.contains { $0 <= 0x20 || $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "\"") || $0 == 0x7F }
-        guard needsQuotes else {
-            line += value
-            return
-        }
-        line += "\""
-        for character in value.unicodeScalars {
-            switch character {
-            case "\"": line += "\\\""
-            case "\\": line += "\\\\"
-            case "\n": line += "\\n"
-            case "\r": line += "\\r"
-            case "\t": line += "\\t"
-            default:
-                if character.value < 0x20 || character.value == 0x7F {
-                    line += "\\u{" + String(character.value, radix: 16) + "}"
-                } else {
-                    line.unicodeScalars.append(character)
-                }
-            }
-        }
-        line += "\""
+        line += needsQuotes ? JSONText.string(value) : value
     }
 }
