@@ -61,16 +61,14 @@ extension RecordTransaction {
         var records: [Record] = []
         records.reserveCapacity(min(limit, 1000))
         var lastKeys: [DatabaseValue] = []
-        while let row = try rows.next() {
-            guard records.count < limit else {
-                return RecordPage(records: records, cursor: limit > 0 ? PageCursor(query: query, keys: lastKeys).encoded : nil)
-            }
+        while records.count < limit, let row = try rows.next() {
             records.append(compiled.layout.record(from: row))
             if records.count == limit {
                 lastKeys = (0..<compiled.sortKeyCount).map { row[compiled.layout.columnCount + $0] as DatabaseValue }
             }
         }
-        return RecordPage(records: records, cursor: nil)
+        let hasMore = try records.count == limit && limit > 0 && rows.next() != nil
+        return RecordPage(records: records, cursor: hasMore ? PageCursor(query: query, keys: lastKeys).encoded : nil)
     }
 
     /// The compiled SQL of `query` and SQLite's plan for it.

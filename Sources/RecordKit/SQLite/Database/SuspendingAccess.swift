@@ -38,20 +38,14 @@ extension DatabaseWriter {
     /// `body` between `BEGIN DEFERRED` and `COMMIT` (or `ROLLBACK` when it throws) on `db`.
     private static func inReadTransaction<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
         try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
-        let result: T
         do {
-            result = try body(db)
-        } catch {
-            if db.isInsideTransaction { try? db.cachedStatement(sql: "ROLLBACK TRANSACTION").execute() }
-            throw error
-        }
-        do {
+            let result = try body(db)
             try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+            return result
         } catch {
             if db.isInsideTransaction { try? db.cachedStatement(sql: "ROLLBACK TRANSACTION").execute() }
             throw error
         }
-        return result
     }
 
     /// `body` on the writer connection, outside any transaction (GRDB's

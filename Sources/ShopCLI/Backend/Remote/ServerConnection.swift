@@ -118,8 +118,8 @@ final class ServerConnection {
     private struct Abandoned: Error {}
 
     /// One attempt, abandoned when Ctrl-C is pressed while it is under way: the interruption
-    /// cancels the HTTP request itself, so waiting for the answer costs no timer. Cancelling the
-    /// task cancels the request too.
+    /// cancels the HTTP request itself (as cancelling the task does), so waiting for the answer
+    /// costs no timer.
     private func attemptOnce(_ request: ServerRequest) async throws -> ServerResponse {
         let http = try HTTPClient.Request(
             url: request.url, method: request.method, headers: headers(for: request), body: request.body.map { .bytes($0) })
@@ -128,13 +128,7 @@ final class ServerConnection {
             eventLoop: .delegateAndChannel(on: executor.eventLoop),
             deadline: .now() + .milliseconds(settings.requestTimeout.milliseconds))
         do {
-            let response = try await interruption.cancelling({ exchange.cancel() }) {
-                try await withTaskCancellationHandler {
-                    try await exchange.futureResult.get()
-                } onCancel: {
-                    exchange.cancel()
-                }
-            }
+            let response = try await value(of: exchange.futureResult) { exchange.cancel() }
             return ServerResponse(
                 status: Int(response.status.code), body: response.body.map { Data($0.readableBytesView) } ?? Data(),
                 isReplay: response.headers.first(name: "Idempotent-Replayed")?.lowercased() == "true")
@@ -160,14 +154,22 @@ final class ServerConnection {
         return headers
     }
 
-    /// Sleeps `duration`, throwing when Ctrl-C is pressed meanwhile.
+    /// Sleeps `duration` on the client's event loop, throwing when Ctrl-C is pressed meanwhile.
     private func sleep(_ duration: Duration) async throws {
-        let end = ContinuousClock.now + duration
-        while ContinuousClock.now < end {
-            if interruption.isRequested { throw Abandoned() }
-            try await Task.sleep(for: min(.milliseconds(50), end - ContinuousClock.now))
+        let timer = executor.eventLoop.scheduleTask(in: .milliseconds(duration.milliseconds)) {}
+        try await value(of: timer.futureResult) { timer.cancel() }
+    }
+
+    /// The value of `future`, which `cancel` ends early (it then throws): when Ctrl-C is pressed
+    /// (``Interruption/cancelling(_:during:)``) or the task is cancelled.
+    private func value<T: Sendable>(of future: EventLoopFuture<T>, cancel: @escaping @Sendable () -> Void) async throws -> T {
+        try await interruption.cancelling(cancel) {
+            try await withTaskCancellationHandler {
+                try await future.get()
+            } onCancel: {
+                cancel()
+            }
         }
-        if interruption.isRequested { throw Abandoned() }
     }
 
     private func reportRecovery(_ request: ServerRequest, response: ServerResponse, after failure: TransportFailure, attempts: Int) {
