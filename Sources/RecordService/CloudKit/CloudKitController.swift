@@ -48,22 +48,29 @@ public struct CloudKitController: Sendable {
         let body = try await Self.body(of: request, context: context)
         let assetURL = Self.assetURL(request, context: context)
         let zone = try await CloudKitZone.resolve(body["zoneID"], in: database.database)
-        let outcome = try await CloudKitStore(database: zone.database, access: access).read { transaction -> Result<JSONValue, CloudKitError> in
+        let outcome = try await CloudKitStore(database: zone.database, access: access).read { transaction -> Result<ByteBuffer, CloudKitError> in
             do {
                 let query = try CloudKitQueryRequest(body, schema: transaction.schema)
                 let page = try transaction.page(query.query, after: query.continuationMarker)
                 let type = transaction.schema.recordType(named: query.query.recordType)
                 let authors = try transaction.authors(of: page.records.map(\.recordName))
-                var response: [String: JSONValue] = [
-                    "records": .array(
-                        page.records.map { record in
-                            CloudKitRecord.encode(
-                                record, type: type, desiredKeys: query.desiredKeys, authors: authors.of(record.recordName), zone: zone.zone.name,
-                                assetURL: assetURL)
-                        })
-                ]
-                if let cursor = page.cursor { response["continuationMarker"] = .string(cursor) }
-                return .success(.object(response))
+                // The response's keys in sorted order, the records written straight into its body.
+                var json = JSONBuffer(capacity: 256 + 512 * page.records.count)
+                json.raw("{")
+                if let cursor = page.cursor {
+                    json.raw("\"continuationMarker\":")
+                    json.string(cursor)
+                    json.raw(",")
+                }
+                json.raw("\"records\":[")
+                for (index, record) in page.records.enumerated() {
+                    if index > 0 { json.raw(",") }
+                    CloudKitRecord.write(
+                        record, type: type, desiredKeys: query.desiredKeys, authors: authors.of(record.recordName), zone: zone.zone.name,
+                        assetURL: assetURL, to: &json)
+                }
+                json.raw("]}")
+                return .success(json.byteBuffer)
             } catch let error as CloudKitError {
                 return .failure(error)
             }
@@ -279,7 +286,12 @@ public struct CloudKitController: Sendable {
     }
 
     static func json(_ value: JSONValue) -> Response {
-        Response(status: .ok, headers: [.contentType: contentType], body: .init(byteBuffer: ByteBuffer(string: value.serialized)))
+        json(value.buffer.byteBuffer)
+    }
+
+    /// A `200 OK` response whose body is the JSON text `json`.
+    static func json(_ json: ByteBuffer) -> Response {
+        Response(status: .ok, headers: [.contentType: contentType], body: .init(byteBuffer: json))
     }
 
     /// `http://HOST/database/1/{container}/{environment}/{database}/` of the request.

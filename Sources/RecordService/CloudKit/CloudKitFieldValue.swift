@@ -148,46 +148,48 @@ extension CloudKitFieldValue {
     /// Writes the field dictionary of `value`, stored in a field of `type`, as a response carries
     /// it (`{"type": …, "value": …}`, keys sorted as ``JSONValue/serialized`` sorts them).
     /// `assetURL` gives the download URL of an asset.
-    static func write(_ value: Value, type: FieldType, assetURL: (Asset) -> String, to text: inout String) {
-        text += "{\"type\":"
-        JSONText.append(CloudKitTypeTag.tag(for: type, value: value), to: &text)
-        text += ",\"value\":"
-        writeValue(value, assetURL: assetURL, to: &text)
-        text += "}"
+    static func write(_ value: Value, type: FieldType, assetURL: (Asset) -> String, to json: inout JSONBuffer) {
+        json.raw("{\"type\":")
+        json.string(CloudKitTypeTag.tag(for: type, value: value))
+        json.raw(",\"value\":")
+        writeValue(value, assetURL: assetURL, to: &json)
+        json.raw("}")
     }
 
-    private static func writeValue(_ value: Value, assetURL: (Asset) -> String, to text: inout String) {
+    private static func writeValue(_ value: Value, assetURL: (Asset) -> String, to json: inout JSONBuffer) {
         switch value {
-        case .string(let string): JSONText.append(string, to: &text)
-        case .int64(let number): text += String(number)
-        case .double(let number): JSONValue.double(number).write(to: &text)
-        case .timestamp(let date): text += String(Timestamp.milliseconds(date))
-        case .bytes(let data): JSONText.append(data.base64EncodedString(), to: &text)
+        case .string(let string): json.string(string)
+        case .int64(let number): json.number(number)
+        case .double(let number): json.number(number)
+        case .timestamp(let date): json.number(Timestamp.milliseconds(date))
+        case .bytes(let data): json.string(data.base64EncodedString())
         case .reference(let reference):
-            text += "{\"action\":"
-            JSONText.append(reference.action.rawValue, to: &text)
-            text += ",\"recordName\":"
-            JSONText.append(reference.recordName, to: &text)
-            text += "}"
+            json.raw("{\"action\":")
+            json.string(reference.action.rawValue)
+            json.raw(",\"recordName\":")
+            json.string(reference.recordName)
+            json.raw("}")
         case .location(let location):
-            text += "{\"latitude\":"
-            JSONValue.double(location.latitude).write(to: &text)
-            text += ",\"longitude\":"
-            JSONValue.double(location.longitude).write(to: &text)
-            text += "}"
+            json.raw("{\"latitude\":")
+            json.number(location.latitude)
+            json.raw(",\"longitude\":")
+            json.number(location.longitude)
+            json.raw("}")
         case .asset(let asset):
-            text += "{\"downloadURL\":"
-            JSONText.append(assetURL(asset), to: &text)
-            text += ",\"fileChecksum\":"
-            JSONText.append(asset.sha256, to: &text)
-            text += ",\"size\":\(asset.size)}"
+            json.raw("{\"downloadURL\":")
+            json.string(assetURL(asset))
+            json.raw(",\"fileChecksum\":")
+            json.string(asset.sha256)
+            json.raw(",\"size\":")
+            json.number(asset.size)
+            json.raw("}")
         case .list(let values):
-            text += "["
+            json.raw("[")
             for (index, element) in values.enumerated() {
-                if index > 0 { text += "," }
-                writeValue(element, assetURL: assetURL, to: &text)
+                if index > 0 { json.raw(",") }
+                writeValue(element, assetURL: assetURL, to: &json)
             }
-            text += "]"
+            json.raw("]")
         }
     }
 }

@@ -4,7 +4,7 @@ import RecordKit
 /// CloudKit's record dictionary as responses carry it: `recordName`, `recordType`,
 /// `recordChangeTag`, `fields` (each with its type tag), `created` and `modified`
 /// (`{"timestamp", "userRecordName"}`, the time in milliseconds), `zoneID`. Absent values are
-/// left out, never `null`. A record is written straight to JSON text, its keys in the sorted
+/// left out, never `null`. A record is written straight to JSON bytes, its keys in the sorted
 /// order every response has (a page of records is most of what `records/query` answers, and a
 /// tree of dictionaries per record, sorted when written, cost three quarters of its time).
 enum CloudKitRecord {
@@ -14,34 +14,49 @@ enum CloudKitRecord {
         _ record: Record, type: RecordType?, desiredKeys: Set<String>? = nil, authors: (createdBy: String, modifiedBy: String)? = nil,
         zone: String, assetURL: (Asset) -> String
     ) -> JSONValue {
-        var text = "{"
-        // One allocation for most records instead of one for each time the text outgrows itself.
-        text.reserveCapacity(320 + 64 * record.fields.count)
-        if let createdAt = record.createdAt { stamp("created", createdAt, user: authors?.createdBy, to: &text) }
-        text += "\"deleted\":false,\"fields\":{"
+        var json = JSONBuffer(capacity: 320 + 64 * record.fields.count)
+        write(record, type: type, desiredKeys: desiredKeys, authors: authors, zone: zone, assetURL: assetURL, to: &json)
+        return .written(json.bytes)
+    }
+
+    /// Appends the dictionary ``encode(_:type:desiredKeys:authors:zone:assetURL:)`` makes to `json`.
+    static func write(
+        _ record: Record, type: RecordType?, desiredKeys: Set<String>?, authors: (createdBy: String, modifiedBy: String)?,
+        zone: String, assetURL: (Asset) -> String, to json: inout JSONBuffer
+    ) {
+        json.raw("{")
+        if let createdAt = record.createdAt {
+            json.raw("\"created\":")
+            stamp(createdAt, user: authors?.createdBy, to: &json)
+        }
+        json.raw("\"deleted\":false,\"fields\":{")
         var first = true
         for (name, value) in record.fields.sorted(by: { $0.key < $1.key }) where desiredKeys?.contains(name) ?? true {
-            if !first { text += "," }
+            if !first { json.raw(",") }
             first = false
-            JSONText.append(name, to: &text)
-            text += ":"
-            CloudKitFieldValue.write(value, type: type?.field(named: name)?.type ?? Self.type(of: value), assetURL: assetURL, to: &text)
+            json.string(name)
+            json.raw(":")
+            CloudKitFieldValue.write(value, type: type?.field(named: name)?.type ?? Self.type(of: value), assetURL: assetURL, to: &json)
         }
-        text += "},"
-        if let modifiedAt = record.modifiedAt { stamp("modified", modifiedAt, user: authors?.modifiedBy, to: &text) }
+        json.raw("},")
+        if let modifiedAt = record.modifiedAt {
+            json.raw("\"modified\":")
+            stamp(modifiedAt, user: authors?.modifiedBy, to: &json)
+        }
         if let changeTag = record.changeTag {
-            text += "\"recordChangeTag\":"
-            JSONText.append(changeTag, to: &text)
-            text += ","
+            json.raw("\"recordChangeTag\":")
+            json.string(changeTag)
+            json.raw(",")
         }
-        text += "\"recordName\":"
-        JSONText.append(record.recordName, to: &text)
-        text += ",\"recordType\":"
-        JSONText.append(record.recordType, to: &text)
-        text += ",\"zoneID\":"
-        CloudKitZone.zoneID(zone).write(to: &text)
-        text += "}"
-        return .written(text)
+        json.raw("\"recordName\":")
+        json.string(record.recordName)
+        json.raw(",\"recordType\":")
+        json.string(record.recordType)
+        json.raw(",\"zoneID\":{\"ownerRecordName\":")
+        json.string(CloudKitZone.defaultOwnerName)
+        json.raw(",\"zoneName\":")
+        json.string(zone)
+        json.raw("}}")
     }
 
     /// The result of a deletion: the record named and its type, `deleted: true`.
@@ -49,14 +64,15 @@ enum CloudKitRecord {
         .object(["recordName": .string(recordName), "recordType": .string(recordType), "deleted": .bool(true)])
     }
 
-    /// `"key":{"timestamp":…,"userRecordName":…},`.
-    private static func stamp(_ key: String, _ date: Date, user: String?, to text: inout String) {
-        text += "\"\(key)\":{\"timestamp\":\(Timestamp.milliseconds(date))"
+    /// `{"timestamp":…,"userRecordName":…},`.
+    private static func stamp(_ date: Date, user: String?, to json: inout JSONBuffer) {
+        json.raw("{\"timestamp\":")
+        json.number(Timestamp.milliseconds(date))
         if let user {
-            text += ",\"userRecordName\":"
-            JSONText.append(user, to: &text)
+            json.raw(",\"userRecordName\":")
+            json.string(user)
         }
-        text += "},"
+        json.raw("},")
     }
 
     /// The type a value's own kind names, for a value whose field is not in the schema given.

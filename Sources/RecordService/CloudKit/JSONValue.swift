@@ -18,7 +18,7 @@ enum JSONValue: Sendable, Hashable {
     /// JSON text written already, with its object keys sorted (a record ``CloudKitRecord`` wrote
     /// straight from the engine's values, without a tree of dictionaries to sort): written out
     /// as it is. Parsing never makes one, and it has no members to look up.
-    case written(String)
+    case written([UInt8])
 
     /// Parses `data`, or throws `BAD_REQUEST` saying it is not JSON.
     static func parse(_ data: Data) throws(CloudKitError) -> JSONValue {
@@ -101,39 +101,41 @@ extension JSONValue {
 extension JSONValue {
     /// Compact JSON text, object keys sorted.
     var serialized: String {
-        var text = ""
-        text.reserveCapacity(1024)
-        write(to: &text)
-        return text
+        buffer.text
     }
 
-    /// Appends the compact JSON text of the value to `text`.
-    func write(to text: inout String) {
+    /// The compact JSON text of the value, object keys sorted, in a buffer.
+    var buffer: JSONBuffer {
+        var json = JSONBuffer()
+        write(to: &json)
+        return json
+    }
+
+    /// Appends the compact JSON text of the value to `json`.
+    func write(to json: inout JSONBuffer) {
         switch self {
-        case .null: text += "null"
-        case .bool(let flag): text += flag ? "true" : "false"
-        case .integer(let number): text += String(number)
-        case .double(let number):
-            // Always finite: JSON has no NaN or infinity to parse, and the engine stores none.
-            text += String(number)
-        case .string(let string): JSONText.append(string, to: &text)
+        case .null: json.raw("null")
+        case .bool(let flag): json.bool(flag)
+        case .integer(let number): json.number(number)
+        case .double(let number): json.number(number)
+        case .string(let string): json.string(string)
         case .array(let elements):
-            text += "["
+            json.raw("[")
             for (index, element) in elements.enumerated() {
-                if index > 0 { text += "," }
-                element.write(to: &text)
+                if index > 0 { json.raw(",") }
+                element.write(to: &json)
             }
-            text += "]"
+            json.raw("]")
         case .object(let members):
-            text += "{"
+            json.raw("{")
             for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
-                if index > 0 { text += "," }
-                JSONText.append(member.key, to: &text)
-                text += ":"
-                member.value.write(to: &text)
+                if index > 0 { json.raw(",") }
+                json.string(member.key)
+                json.raw(":")
+                member.value.write(to: &json)
             }
-            text += "}"
-        case .written(let json): text += json
+            json.raw("}")
+        case .written(let text): json.raw(text)
         }
     }
 }

@@ -15,7 +15,7 @@ extension JSONValue {
         case .array(let elements): .array(elements.map(\.map))
         case .object(let members):
             .dictionary(OrderedDictionary(uniqueKeysWithValues: members.lazy.map { ($0.key, $0.value.map) }))
-        case .written(let json): ((try? JSONValue.parse(Data(json.utf8))) ?? .null).map
+        case .written(let json): ((try? JSONValue(parsing: json)) ?? .null).map
         }
     }
 }

@@ -122,8 +122,8 @@ import Testing
 
     /// The JSON text ``CloudKitFieldValue/write(_:type:assetURL:to:)`` writes for `value`.
     static func written(_ value: Value, type: FieldType, assetURL: (Asset) -> String = { _ in "" }) -> String {
-        var text = ""
-        CloudKitFieldValue.write(value, type: type, assetURL: assetURL, to: &text)
-        return text
+        var json = JSONBuffer()
+        CloudKitFieldValue.write(value, type: type, assetURL: assetURL, to: &json)
+        return json.text
     }
 }
