@@ -43,6 +43,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                "CSQLite",
             ],
             swiftSettings: librarySettings
         ),
@@ -50,7 +51,7 @@ let package = Package(
             name: "TestSupport", dependencies: ["RecordKit", "CSQLite"], path: "Tests/TestSupport",
             resources: [.embedInCode("Resources/shopping.ckdb")]
         ),
-        .testTarget(name: "RecordKitTests", dependencies: ["RecordKit", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "RecordKitTests", dependencies: ["RecordKit", "TestSupport", "CSQLite"], exclude: ["Fixtures"]),
         .target(
             name: "RecordQL",
             dependencies: ["RecordKit", .product(name: "GraphQL", package: "GraphQL")],

@@ -8,6 +8,9 @@ final class RawSQLite {
     private var handle: OpaquePointer?
 
     init(path: String) throws {
+        // The engine's process-wide setting: both sides of a ratio run with the same library,
+        // whichever opens its first connection first.
+        _ = shop_sqlite3_disable_memory_statistics()
         guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK else {
             throw BenchError("cannot open \(path): \(message)")
         }

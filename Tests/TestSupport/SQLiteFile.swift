@@ -10,6 +10,9 @@ public final class SQLiteFile {
     /// for another connection's lock.
     public init(path: String, creating: Bool = false) throws(SQLiteFileError) {
         self.path = path
+        // The engine's process-wide setting, applied here too: SQLite takes it only before its
+        // first connection, whichever of the two opens it.
+        _ = shop_sqlite3_disable_memory_statistics()
         let flags = SQLITE_OPEN_READWRITE | (creating ? SQLITE_OPEN_CREATE : 0)
         guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK else {
             let error = SQLiteFileError("cannot open \(path): \(message)")

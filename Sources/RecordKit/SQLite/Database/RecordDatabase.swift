@@ -69,6 +69,7 @@ public final class RecordDatabase: Sendable {
         location: String?, bootstrap: Schema, trace: (@Sendable (String) -> Void)?, busyRetryTime: Duration = BusyRetry.timeout,
         readOnly: Bool = false, readers: ReaderConnections = .standard
     ) throws(RecordError) {
+        SQLiteLibrary.configure()
         path = location
         self.readers = readers
         isReadOnly = readOnly
