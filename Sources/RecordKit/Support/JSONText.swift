@@ -44,7 +44,7 @@ public enum JSONText {
     /// Whether `text` holds a byte JSON must escape: a control character, a quote or a backslash.
     /// It scans the string's contiguous UTF-8 storage (walking its `utf8` view through the
     /// collection protocols cost several times more).
-    public static func needsEscapes(_ text: String) -> Bool {
+    private static func needsEscapes(_ text: String) -> Bool {
         var text = text
         return text.withUTF8(needsEscapes)
     }
