@@ -70,6 +70,38 @@ struct CommitNoticeTests {
         #expect(next?.recordTypes?.contains("Items") == true)
     }
 
+    @Test func aSubscriberReadyBeforeItReadsMissesNoCommitOfAnotherConnection() async throws {
+        let file = TemporaryDatabase()
+        let db = try file.open()
+        let other = try file.open()
+        // The watch looks on the writer's connection: kept busy, its first look comes late.
+        let busy = Task {
+            try await db.rawRowsOnWriter("WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 4000000) SELECT count(*) FROM n")
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        let notices = db.commitNotices()
+        await notices.ready()
+        // What a live query does: read, then wait for commits. One made between the read and
+        // a first look of the watch after it would be the watch's starting point, never told.
+        #expect(try db.records(matching: Query("Lists")).isEmpty)
+        _ = try other.save(Shopping.list("L1", "Groceries"))
+        let told = await withTaskGroup(of: CommitNotice?.self) { group in
+            group.addTask {
+                var iterator = notices.makeAsyncIterator()
+                return await iterator.next()
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(30))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        #expect(told == CommitNotice(recordTypes: ["Lists"]))
+        _ = try await busy.value
+    }
+
     @Test func noticesStopWhenTheSubscriberGoesAway() async throws {
         let db = try TemporaryDatabase().open()
         var subscription: CommitNotices? = db.commitNotices()

@@ -12,10 +12,21 @@ public struct CommitNotices: AsyncSequence, Sendable {
 
     let subscriber: CommitSubscriber
     private let wakeups: AsyncStream<Void>
+    private let broadcaster: CommitBroadcaster
 
-    init(subscriber: CommitSubscriber, wakeups: AsyncStream<Void>) {
+    init(subscriber: CommitSubscriber, wakeups: AsyncStream<Void>, broadcaster: CommitBroadcaster) {
         self.subscriber = subscriber
         self.wakeups = wakeups
+        self.broadcaster = broadcaster
+    }
+
+    /// Returns once every commit from now on will be told. This process's commits always are;
+    /// another process's are found by a watch that the first subscriber starts, and a commit
+    /// made before the watch's first look is where it starts, not news. A subscriber that
+    /// reads the database and then waits for what changes it reads after this, so that no
+    /// commit falls between its read and the watch. (Immediate unless the watch is starting.)
+    public func ready() async {
+        await broadcaster.watchHasLooked()
     }
 
     public func makeAsyncIterator() -> Iterator {
@@ -68,6 +79,9 @@ final class CommitBroadcaster: Sendable {
     private struct State {
         var subscribers: [ObjectIdentifier: CommitSubscriber] = [:]
         var watcher: Task<Void, Never>?
+        /// Set when the watch starts, until its first look: ``CommitNotices/ready()`` waits.
+        var watchIsStarting = false
+        var waitingForTheWatch: [CheckedContinuation<Void, Never>] = []
     }
 
     private let state = Mutex(State())
@@ -90,7 +104,9 @@ final class CommitBroadcaster: Sendable {
         continuation.onTermination = { [weak self] _ in self?.unsubscribe(id) }
         let start = state.withLock { state -> Bool in
             state.subscribers[id] = subscriber
-            return state.subscribers.count == 1 && state.watcher == nil
+            let start = state.subscribers.count == 1 && state.watcher == nil && watch != nil
+            if start { state.watchIsStarting = true }
+            return start
         }
         if start, let watch {
             let task = watch(self)
@@ -101,7 +117,31 @@ final class CommitBroadcaster: Sendable {
             }
             stale?.cancel()
         }
-        return CommitNotices(subscriber: subscriber, wakeups: wakeups)
+        return CommitNotices(subscriber: subscriber, wakeups: wakeups, broadcaster: self)
+    }
+
+    /// Called by the watch after its first look at the database, whether or not it could read:
+    /// the subscribers waiting in ``CommitNotices/ready()`` go on.
+    func watchLooked() {
+        let waiting = state.withLock { state in
+            state.watchIsStarting = false
+            defer { state.waitingForTheWatch = [] }
+            return state.waitingForTheWatch
+        }
+        for continuation in waiting { continuation.resume() }
+    }
+
+    /// Returns once the watch, if one is starting, has had its first look.
+    func watchHasLooked() async {
+        guard state.withLock({ $0.watchIsStarting }) else { return }
+        await withCheckedContinuation { continuation in
+            let looked = state.withLock { state -> Bool in
+                guard state.watchIsStarting else { return true }
+                state.waitingForTheWatch.append(continuation)
+                return false
+            }
+            if looked { continuation.resume() }
+        }
     }
 
     /// Tells every subscriber about `notice`.
@@ -119,5 +159,6 @@ final class CommitBroadcaster: Sendable {
             return state.watcher
         }
         watcher?.cancel()
+        if watcher != nil { watchLooked() }
     }
 }

@@ -53,6 +53,8 @@ public struct LiveQuery: AsyncSequence, Sendable {
                     }
                 }
             }
+            // Read only once every commit after the read will be told.
+            await query.notices.ready()
             let response = await query.engine.run(query.operation, access: query.access)
             guard !Task.isCancelled else { return nil }
             last = response.json

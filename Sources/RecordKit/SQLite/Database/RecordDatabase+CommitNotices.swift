@@ -42,6 +42,7 @@ extension RecordDatabase {
                     seen = (check.version, check.sequence)
                     if let notice = check.notice { broadcaster.publish(notice) }
                 }
+                if before == nil { broadcaster.watchLooked() }
                 try? await Task.sleep(for: otherProcessCheckInterval)
             }
         }
