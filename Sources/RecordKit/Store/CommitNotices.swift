@@ -22,9 +22,11 @@ public struct CommitNotices: AsyncSequence, Sendable {
 
     /// Returns once every commit from now on will be told. This process's commits always are;
     /// another process's are found by a watch that the first subscriber starts, and a commit
-    /// made before the watch's first look is where it starts, not news. A subscriber that
-    /// reads the database and then waits for what changes it reads after this, so that no
-    /// commit falls between its read and the watch. (Immediate unless the watch is starting.)
+    /// made before the watch's first look is where the watch starts, not news. A subscriber
+    /// that reads the database and then waits for changes should read after this returns, so
+    /// that no commit falls between its read and the watch. Immediate unless a watch is
+    /// starting; a watch whose first look could not read the database lets it return too
+    /// (rather than hold the subscriber until it can), and starts at its first look that can.
     public func ready() async {
         await broadcaster.watchHasLooked()
     }

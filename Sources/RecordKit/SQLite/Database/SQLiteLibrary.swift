@@ -14,5 +14,7 @@ enum SQLiteLibrary {
         _ = configured
     }
 
-    private static let configured: Bool = shop_sqlite3_disable_memory_statistics() == SQLITE_OK
+    /// Run once, on first use. SQLite answers `SQLITE_MISUSE` when it started before; nothing
+    /// is lost then but the speed, so the answer is not kept.
+    private static let configured: Void = { _ = shop_sqlite3_disable_memory_statistics() }()
 }
