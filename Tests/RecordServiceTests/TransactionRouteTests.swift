@@ -35,7 +35,27 @@ struct TransactionRouteTests {
                 json: #"{"query":"mutation { createLists(recordName: \"L2\", fields: {name: \"Hardware\"}) { name } }"}"#
             )
             #expect(other.status == .unprocessableContent)
-            #expect(other.text.contains("transactionConflict"))
+            // A request error: nothing ran, so there is no `data`, not even null; the key is
+            // named as it was sent.
+            #expect(
+                other.text
+                    == #"{"errors":[{"message":"the Idempotency-Key 'k1' was used for a different request; send a new one for a new request","extensions":{"code":"transactionConflict"}}]}"#
+            )
+        }
+    }
+
+    @Test func theSameTransactionDirectiveWithAnotherRequestIsUnprocessable() async throws {
+        let fixture = try ServiceFixture()
+        try await fixture.test { client in
+            let first = #"{"query":"mutation @transaction(id: \"t1\") { createLists(fields: {name: \"Groceries\"}) { name } }"}"#
+            let other = #"{"query":"mutation @transaction(id: \"t1\") { createLists(fields: {name: \"Hardware\"}) { name } }"}"#
+            #expect(try await client.send(.post, "/graphql", token: fixture.adminToken, json: first).status == .ok)
+            let refused = try await client.send(.post, "/graphql", token: fixture.adminToken, json: other)
+            #expect(refused.status == .unprocessableContent)
+            #expect(
+                refused.text
+                    == #"{"errors":[{"message":"the ID of @transaction(id:) was used for a different request; send a new one for a new request","extensions":{"code":"transactionConflict"}}]}"#
+            )
         }
     }
 

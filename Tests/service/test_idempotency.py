@@ -29,6 +29,7 @@ def test_the_same_key_with_another_request_is_unprocessable(client):
     other = create_list(client, key, "Second", f"L-{uuid.uuid4()}")
     assert other.status_code == 422
     assert other.json()["errors"][0]["extensions"]["code"] == "transactionConflict"
+    assert "data" not in other.json()  # a request error: it did not run
 
 
 def test_transaction_directive_ids_are_kept_too(client, server):
