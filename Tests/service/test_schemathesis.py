@@ -40,7 +40,8 @@ DOCUMENTS = [
 
 def config(folder: pathlib.Path) -> pathlib.Path:
     """A schemathesis.toml sending the server's own container (any other is a 404, which stops a
-    request before the API it is for) and drawing GraphQL documents from ``DOCUMENTS``."""
+    request before the API it is for), drawing GraphQL documents from ``DOCUMENTS`` and record
+    types to query from the schema's."""
     documents = ", ".join(json.dumps(document) for document in DOCUMENTS)
     text = f"""
 [parameters]
@@ -49,9 +50,16 @@ def config(folder: pathlib.Path) -> pathlib.Path:
 [dictionaries.graphql]
 values = [{documents}]
 
+[dictionaries.recordTypes]
+values = ["Items", "Lists"]
+
 [[operations]]
 include-operation-id-regex = "^(graphql|databaseGraphql)(Get|Post)$"
 parameters = {{ "body.query" = {{ dictionary = "graphql", probability = 0.5 }}, "query.query" = {{ dictionary = "graphql", probability = 0.5 }} }}
+
+[[operations]]
+include-operation-id = ["cloudKitQuery"]
+parameters = {{ "body.query.recordType" = {{ dictionary = "recordTypes", probability = 0.5 }} }}
 """
     path = folder / "schemathesis.toml"
     path.write_text(text)
