@@ -55,7 +55,12 @@ struct EngineMutationTests {
 
         let other = await shop.run(document, variables: ["name": "Hardware"])
         #expect(other.errors.map(\.code) == [.transactionConflict])
-        #expect(other.json.hasPrefix(#"{"data":null,"#))
+        // Nothing ran: a request error, without `data`.
+        #expect(other.failedStage == .transaction)
+        #expect(
+            other.json
+                == #"{"errors":[{"message":"the transaction ID 'T1' was used for a different request; send a new one for a new request","extensions":{"code":"transactionConflict"}}]}"#
+        )
         #expect(try shop.database.records(matching: Query("Lists")).count == 1)
     }
 

@@ -36,10 +36,10 @@ struct TransactionRouteTests {
             )
             #expect(other.status == .unprocessableContent)
             // A request error: nothing ran, so there is no `data`, not even null; the key is
-            // named as it was sent.
+            // named as it was sent, not within the caller's scope.
             #expect(
                 other.text
-                    == #"{"errors":[{"message":"the Idempotency-Key 'k1' was used for a different request; send a new one for a new request","extensions":{"code":"transactionConflict"}}]}"#
+                    == #"{"errors":[{"message":"the transaction ID 'k1' was used for a different request; send a new one for a new request","extensions":{"code":"transactionConflict"}}]}"#
             )
         }
     }
@@ -54,7 +54,7 @@ struct TransactionRouteTests {
             #expect(refused.status == .unprocessableContent)
             #expect(
                 refused.text
-                    == #"{"errors":[{"message":"the ID of @transaction(id:) was used for a different request; send a new one for a new request","extensions":{"code":"transactionConflict"}}]}"#
+                    == #"{"errors":[{"message":"the transaction ID 't1' was used for a different request; send a new one for a new request","extensions":{"code":"transactionConflict"}}]}"#
             )
         }
     }

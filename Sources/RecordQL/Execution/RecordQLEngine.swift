@@ -207,9 +207,10 @@ public final class RecordQLEngine: Sendable {
                 .invalidArguments, "the request names two transactions, '\(given)' and @transaction(id: \"\(named)\"); send one", stage: .execution
             )
         }
+        let id = plan.transactionID ?? options.id
         let transaction: TransactionRequest?
         do throws(RecordError) {
-            transaction = try (plan.transactionID ?? options.id).map { id throws(RecordError) in
+            transaction = try id.map { id throws(RecordError) in
                 try TransactionRequest(
                     id: options.scope + id,
                     request: StoredRequest(document: operation.text, operationName: operation.operationName, variables: operation.request.rawVariables)
@@ -218,7 +219,15 @@ public final class RecordQLEngine: Sendable {
         } catch {
             throw GraphQLFailure(error, at: nil, stage: .execution)
         }
-        return try await MutationExecution.run(plan, in: store, context: operation.request.context, transaction: transaction, access: access)
+        do throws(GraphQLFailure) {
+            return try await MutationExecution.run(plan, in: store, context: operation.request.context, transaction: transaction, access: access)
+        } catch let failure where failure.errors.contains(where: { $0.code == .transactionConflict }) {
+            // Nothing ran: a request error, naming the ID as the caller gave it (the store names
+            // it within its scope).
+            throw GraphQLFailure(
+                .transactionConflict, "the transaction ID '\(id ?? "")' was used for a different request; send a new one for a new request",
+                stage: .transaction)
+        }
     }
 
     /// How many times a document text has been parsed (tests check that repeats are not).

@@ -27,6 +27,9 @@ public enum RequestStage: String, Sendable, Hashable {
     case validation
     /// A variable is missing or does not coerce to its declared type.
     case variables
+    /// The mutation's transaction ID was used before for a different request: nothing ran
+    /// (sending the first request again gets its stored response).
+    case transaction
     /// The request ran (its arguments were translated, the storage was read or written) and
     /// failed doing it; the response carries `"data": null` and nothing was changed.
     case execution

@@ -103,12 +103,8 @@ struct GraphQLController {
         let options = TransactionOptions(id: key?.text, scope: scope.prefix)
         let run = { @Sendable () async -> GraphQLResponse in await engine.run(operation, transaction: options, access: access) }
         let response = if let key { try await writes.inFlight.whileRunning(scope.storedID(key.text), run) } else { await run() }
-        if response.errors.contains(where: { $0.code == .transactionConflict }) {
-            // The request did not run: a request error, which has no `data` (GraphQL over HTTP),
-            // naming the ID as the client sent it (the engine names it within the caller's scope).
-            let sent = key.map { "the Idempotency-Key '\($0.text)'" } ?? "the ID of @transaction(id:)"
-            let refusal = GraphQLResponse.refusal(.transactionConflict, "\(sent) was used for a different request; send a new one for a new request")
-            return Self.response(status: .unprocessableContent, json: refusal.json, mediaType: mediaType)
+        if response.failedStage == .transaction {
+            return Self.response(status: .unprocessableContent, json: response.json, mediaType: mediaType)
         }
         var answer = Self.response(status: .ok, json: response.json, mediaType: mediaType)
         if response.isReplay { answer.headers[.idempotentReplayed] = "true" }
