@@ -20,11 +20,17 @@ CONTAINER = "iCloud.shop"
 LISTENING = "shop serve: listening on "
 
 
-def shop(*arguments, data, check=True):
-    """Runs `shop ARGUMENTS --data DATA` and returns the finished process."""
+def shop(*arguments, data, check=True, input=None):
+    """Runs `shop ARGUMENTS --data DATA` (with `input` on its standard input) and returns the
+    finished process."""
     return subprocess.run(
-        [SHOP, *arguments, "--data", str(data)], capture_output=True, text=True, timeout=60, check=check
+        [SHOP, *arguments, "--data", str(data)], input=input, capture_output=True, text=True, timeout=60, check=check
     )
+
+
+def add_user(data, name, password):
+    """Adds the user `name` with `password` (`shop user add`, the password read from stdin)."""
+    shop("user", "add", name, data=data, input=password + "\n")
 
 
 def create_token(data, *kind, label=None):

@@ -25,14 +25,13 @@ import copy
 import json
 import pathlib
 import random
-import subprocess
 import tempfile
 import time
 
 import httpx
 import pytest
 
-from conftest import SHOP, Server, create_token
+from conftest import Server, add_user, create_token
 
 OPERATIONS = 5000
 PAGE = 7
@@ -55,8 +54,7 @@ class Service:
 
     def __init__(self, folder, extra=()):
         self.folder = pathlib.Path(folder)
-        subprocess.run([SHOP, "user", "add", "ann", "--data", str(self.folder)], input="ann-password-3c9a\n",
-                       text=True, check=True, capture_output=True, timeout=60)
+        add_user(self.folder, "ann", "ann-password-3c9a")
         self.token = create_token(self.folder, "--user", "ann", label="ann")
         self.admin = create_token(self.folder, "--admin", label="admin")
         self.extra = list(extra)

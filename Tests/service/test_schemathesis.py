@@ -12,7 +12,7 @@ import httpx
 import pytest
 import yaml
 
-from conftest import CONTAINER, SHOP, create_token, own_server
+from conftest import CONTAINER, add_user, create_token, own_server
 
 CHECKS = ",".join([
     "not_a_server_error",
@@ -81,8 +81,7 @@ def credential(kind, server):
     if kind == "admin":
         return server.token
     if kind == "user":
-        subprocess.run([SHOP, "user", "add", "fuzz", "--data", str(server.data)], input="fuzz-password-8d1e\n", text=True, check=True,
-                       capture_output=True, timeout=60)
+        add_user(server.data, "fuzz", "fuzz-password-8d1e")
         return create_token(server.data, "--user", "fuzz", label="fuzz")
     return create_token(server.data, "--api", label="reader")
 

@@ -14,7 +14,7 @@ import time
 import httpx
 import pytest
 
-from conftest import ROOT, SHOP, create_token, shop
+from conftest import ROOT, SHOP, add_user, create_token, shop
 from fault_proxy import FaultProxy, header
 
 GROCERIES = ROOT / "Scripts" / "examples" / "groceries.shop"
@@ -416,9 +416,7 @@ def test_one_transaction_for_a_whole_script_is_refused_through_a_server_saying_w
 
 def test_a_users_private_database_through_a_server_is_theirs_alone(fresh_server, tmp_path):
     for user in ("ann", "bob"):
-        added = subprocess.run([SHOP, "user", "add", user, "--data", str(fresh_server.data)], input="a long enough password\n",
-                               capture_output=True, text=True, timeout=60)
-        assert added.returncode == 0, added.stderr
+        add_user(fresh_server.data, user, "a long enough password")
     ann = create_token(fresh_server.data, "--user", "ann", label="ann")
     bob = create_token(fresh_server.data, "--user", "bob", label="bob")
 

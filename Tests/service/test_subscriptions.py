@@ -26,7 +26,7 @@ import websockets
 from gql import Client, gql
 from gql.transport.websockets import WebsocketsTransport
 
-from conftest import SHOP, Server, create_token
+from conftest import SHOP, Server, add_user, create_token
 
 # Diaries are readable only by their creator.
 DIARIES = """
@@ -55,8 +55,7 @@ class World:
         schema.write_text(DIARIES)
         subprocess.run([SHOP, "--db", str(self.file), "-e", f"schema import {schema}"], check=True, capture_output=True, timeout=60)
         for name in ("ann", "bob"):
-            subprocess.run([SHOP, "user", "add", name, "--data", str(self.folder)], input=f"{name}-password-1234\n", text=True,
-                           check=True, capture_output=True, timeout=60)
+            add_user(self.folder, name, f"{name}-password-1234")
         self.tokens = {"admin": create_token(self.folder, "--admin", label="admin")}
         for name in ("ann", "bob"):
             self.tokens[name] = create_token(self.folder, "--user", name, label=name)

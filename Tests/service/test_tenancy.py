@@ -22,7 +22,7 @@ import pytest
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from conftest import CONTAINER, SHOP, Server, create_token, shop
+from conftest import CONTAINER, SHOP, Server, add_user, create_token, shop
 
 PASSWORDS = {"ann": "ann-password-5d1e", "bob": "bob-password-9c2f"}
 
@@ -79,7 +79,7 @@ class Tenancy:
         schema.write_text(SCHEMA)
         subprocess.run([SHOP, "--db", str(self.folder / "shop.sqlite"), "-e", f"schema import {schema}"], check=True, capture_output=True, timeout=60)
         for name, password in PASSWORDS.items():
-            subprocess.run([SHOP, "user", "add", name, "--data", str(self.folder)], input=password + "\n", text=True, check=True, capture_output=True, timeout=60)
+            add_user(self.folder, name, password)
         self.admin = create_token(self.folder, "--admin", label="admin")
         self.api = create_token(self.folder, "--api", label="api")
         self.key = ec.generate_private_key(ec.SECP256R1())
@@ -362,7 +362,7 @@ def test_signed_requests_are_verified(tenancy):
 
 def test_login_brute_force_is_bounded_by_the_rate_limit():
     with tempfile.TemporaryDirectory(prefix="shop-login-") as folder:
-        subprocess.run([SHOP, "user", "add", "carol", "--data", folder], input="carol-password-1\n", text=True, check=True, capture_output=True, timeout=60)
+        add_user(folder, "carol", "carol-password-1")
         server = Server(folder)
         try:
             statuses = []
