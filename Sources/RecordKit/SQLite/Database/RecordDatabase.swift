@@ -32,6 +32,8 @@ public final class RecordDatabase: Sendable {
     let writer: any DatabaseWriter
     /// Its reader connections; the databases of its zones get the same.
     let readers: ReaderConnections
+    /// The threads async reads run on, one per reader.
+    let readLanes: ReadLanes
     /// How long a transaction is tried again while the file is busy (``BusyRetry``).
     let busyRetryTime: Duration
     /// The schema snapshot last read, reused while `PRAGMA user_version` is unchanged.
@@ -72,6 +74,7 @@ public final class RecordDatabase: Sendable {
         SQLiteLibrary.configure()
         path = location
         self.readers = readers
+        readLanes = ReadLanes(count: readers.count)
         isReadOnly = readOnly
         self.busyRetryTime = busyRetryTime
         var configuration = Configuration()
@@ -211,7 +214,7 @@ public final class RecordDatabase: Sendable {
         do {
             if isInOneTransaction { return try readInOneTransaction(access: access, body) }
             return try await BusyRetry.run(for: busyRetryTime) {
-                try await writer.suspendingRead { [self] db in
+                try await writer.suspendingRead(on: readLanes) { [self] db in
                     try body(RecordTransaction(db, snapshot: try snapshot(db), databasePath: path, access: access))
                 }
             }

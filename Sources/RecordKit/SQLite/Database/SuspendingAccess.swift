@@ -2,34 +2,36 @@ internal import GRDB
 internal import GRDBSQLite
 import Synchronization
 
-/// The async reads and writes of ``RecordDatabase``: GRDB's asynchronous access
-/// (`asyncRead`, `asyncWriteWithoutTransaction`), which runs the work on a connection's own
-/// dispatch queue, with the task suspended on a continuation until it is done.
+/// The async reads and writes of ``RecordDatabase``: the work runs on a thread of its own — a
+/// read on one of the database's ``ReadLanes`` through GRDB's synchronous pool access, a write on
+/// the writer's dispatch queue (GRDB's `asyncWriteWithoutTransaction`) — with the task suspended
+/// on a continuation until it is done.
 ///
 /// GRDB's `async` twins do the same through actors: a read first waits for a free reader on the
 /// pool's semaphore actor, returns to the generic executor, runs on the reader's actor and
-/// returns again — four executor switches, where this takes three (two queue jumps and the
-/// resume): a `SELECT` 85–93 → 57–61 µs on a loaded machine, and the canonical query through the
-/// query language back level with the synchronous engine (docs/bench.md, "Optimisations").
+/// returns again — four executor switches: a `SELECT` 85–93 → 57–61 µs on a loaded machine with
+/// continuations instead (docs/bench.md, "Optimisations"). A read on a lane takes two.
 ///
 /// Cancellation is GRDB's: a task cancelled before its work starts gets `CancellationError` and
 /// the work does not run; one cancelled while its work runs has the statement interrupted
 /// (`sqlite3_interrupt` on that connection only) and gets `CancellationError`.
 extension DatabaseWriter {
-    /// `body` in a read-only transaction on a reader connection.
+    /// `body` in a read-only transaction on a reader connection, run on one of `lanes`.
     ///
-    /// The connection comes from GRDB's `asyncUnsafeRead`, and the transaction is begun and ended
-    /// here through statements prepared once per connection: GRDB's `asyncRead` prepares its
-    /// `BEGIN DEFERRED TRANSACTION` and `COMMIT TRANSACTION` anew for every read (3% of the
-    /// service's CPU under the canonical query's load). A read cannot leave a half-done write to
-    /// guard against; the connection leaves the transaction before it returns to the pool,
-    /// committed, or rolled back when the body failed.
-    func suspendingRead<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    /// The connection comes from GRDB's `unsafeReentrantRead` (never reentrant here: a lane is
+    /// not a connection's queue), and the transaction is begun and ended here through statements
+    /// prepared once per connection: GRDB's `read` prepares its `BEGIN DEFERRED TRANSACTION` and
+    /// `COMMIT TRANSACTION` anew for every read (3% of the service's CPU under the canonical
+    /// query's load). A read cannot leave a half-done write to guard against; the connection
+    /// leaves the transaction before it returns to the pool, committed, or rolled back when the
+    /// body failed.
+    func suspendingRead<T: Sendable>(on lanes: ReadLanes, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await suspending({ db in try Self.inReadTransaction(db, body) }) { run in
-            asyncUnsafeRead { opened in
-                switch opened {
-                case .success(let db): run(db)
-                case .failure(let error): run.fail(error)
+            lanes.run { [self] in
+                do {
+                    try unsafeReentrantRead { db in run(db) }
+                } catch {
+                    run.fail(error)
                 }
             }
         }
