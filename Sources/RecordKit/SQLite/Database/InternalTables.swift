@@ -78,7 +78,6 @@ enum InternalTables {
         migrator.registerMigration("v4: record authors", migrate: RecordAuthors.migrate)
         migrator.registerMigration("v5: record zones", migrate: ZoneRegistry.createTable)
         migrator.registerMigration("v6: change log identity", migrate: RecordTransaction.createChangeLogIdentity)
-        migrator.registerMigration("v7: composite indexes carry the record", migrate: IndexPlan.rebuildChangedIndexes)
         return migrator
     }()
 

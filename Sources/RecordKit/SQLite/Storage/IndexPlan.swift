@@ -3,26 +3,16 @@
 ///
 /// - a QUERYABLE or SORTABLE scalar field `f` gets `(f, _recordName)`: equality and range
 ///   lookups, and ordered scans with the recordName tie-break built in;
-/// - every QUERYABLE REFERENCE `r` and SORTABLE field `s` get `(r, s, _recordName, …)`: CloudKit's
+/// - every QUERYABLE REFERENCE `r` and SORTABLE field `s` get `(r, s, _recordName)`: CloudKit's
 ///   canonical query, children of one parent sorted by a field, is one index range scan with no
 ///   sort step. Such a composite also serves `r == X` lookups (and cascade deletes), so `r`
 ///   gets no `(r, _recordName)` of its own then: every index costs each insert and delete;
-/// - the composite *covers* the record when every field is compact (no LIST or BYTES, whose
-///   values have no bound): after its key it carries the record's other columns, so the page of
-///   children is read from the index alone, in order, instead of one table search per child
-///   (SQLite has no `INCLUDE`; trailing key columns are how it carries them). A field added
-///   later changes the composite's columns, and ``statements(replacing:on:)`` builds it again;
 /// - the system fields `___createTime` / `___modTime` get `(_createdAt|_modifiedAt, _recordName)`
 ///   when declared QUERYABLE or SORTABLE; `___recordID` is always unique-indexed.
 struct IndexPlan: Sendable, Hashable {
     struct Index: Sendable, Hashable {
         var name: String
         var columns: [String]
-
-        /// `CREATE INDEX IF NOT EXISTS` of this index on `recordType`'s table.
-        func createStatement(on recordType: String) -> String {
-            "CREATE INDEX IF NOT EXISTS \(name) ON \(SQLName.table(recordType))(\(columns.joined(separator: ", ")))"
-        }
     }
 
     var indexes: [Index]
@@ -45,32 +35,22 @@ struct IndexPlan: Sendable, Hashable {
                     ))
             }
         }
-        let carriesRecord = recordType.userFields.allSatisfy { $0.type.isCompact }
         for parent in parents {
             for key in sortKeys where key.name != parent.name {
-                let keyColumns = [SQLName.column(parent.name), key.systemField?.column ?? SQLName.column(key.name), SQLName.recordName]
-                // Every index entry ends in the rowid already.
-                let carried =
-                    carriesRecord ? SQLName.storedColumns(of: recordType).filter { $0 != SQLName.rowID && !keyColumns.contains($0) } : []
+                let keyColumn = key.systemField?.column ?? SQLName.column(key.name)
                 indexes.append(
-                    Index(name: SQLName.object("idx", recordType.name, [parent.name, key.name]), columns: keyColumns + carried))
+                    Index(
+                        name: SQLName.object("idx", recordType.name, [parent.name, key.name]),
+                        columns: [SQLName.column(parent.name), keyColumn, SQLName.recordName]
+                    ))
             }
         }
         self.indexes = indexes
     }
 
-    /// The statements that take `old`'s indexes of `recordType` to these: a new index is
-    /// created, and one whose columns changed (a composite carrying a field added since) is
-    /// dropped and built again. Index flags are only ever added, so no index goes away.
-    func statements(replacing old: IndexPlan?, on recordType: String) -> [String] {
-        let oldColumns = Dictionary((old?.indexes ?? []).map { ($0.name, $0.columns) }, uniquingKeysWith: { first, _ in first })
-        return indexes.flatMap { index -> [String] in
-            switch oldColumns[index.name] {
-            case index.columns: []
-            case nil: [index.createStatement(on: recordType)]
-            default: ["DROP INDEX IF EXISTS \(index.name)", index.createStatement(on: recordType)]
-            }
-        }
+    /// `CREATE INDEX IF NOT EXISTS` statements for every index.
+    func createStatements(on recordType: String) -> [String] {
+        indexes.map { "CREATE INDEX IF NOT EXISTS \($0.name) ON \(SQLName.table(recordType))(\($0.columns.joined(separator: ", ")))" }
     }
 }
 
@@ -81,16 +61,5 @@ extension FieldDefinition {
         guard !isEncrypted else { return false }
         if let system = systemField { return system.column != nil }
         return type.isOrdered
-    }
-}
-
-extension FieldType {
-    /// Whether an index may carry values of the type: everything but LIST and BYTES, which hold
-    /// any number of elements or bytes.
-    var isCompact: Bool {
-        switch self {
-        case .list, .bytes: false
-        case .string, .reference, .asset, .location, .int64, .timestamp, .double, .number: true
-        }
     }
 }

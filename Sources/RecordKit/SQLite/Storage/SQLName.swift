@@ -7,11 +7,6 @@ enum SQLName {
     /// A double-quoted identifier.
     static func quoted(_ name: String) -> String { "\"\(name)\"" }
 
-    /// `name` without the double quotes of ``quoted(_:)`` (as SQLite's catalog names it).
-    static func unquoted(_ name: String) -> String {
-        name.hasPrefix("\"") && name.hasSuffix("\"") && name.count > 1 ? String(name.dropFirst().dropLast()) : name
-    }
-
     /// The table holding records of `recordType`.
     static func table(_ recordType: String) -> String { quoted(recordType) }
 
@@ -35,18 +30,4 @@ enum SQLName {
     static let modifiedAt = "_modifiedAt"
     static let changeTag = "_changeTag"
     static let rowID = "_rowid"
-    static let systemColumns = [rowID, recordName, createdAt, modifiedAt, changeTag]
-
-    /// Every column of `recordType`'s table in select order: the system columns, then each user
-    /// field's (``FieldDefinition/storedColumns``).
-    static func storedColumns(of recordType: RecordType) -> [String] {
-        systemColumns + recordType.userFields.flatMap(\.storedColumns)
-    }
-}
-
-extension FieldDefinition {
-    /// The columns holding a user field: its value, and for a REFERENCE its action.
-    var storedColumns: [String] {
-        type == .reference ? [SQLName.column(name), SQLName.actionColumn(name)] : [SQLName.column(name)]
-    }
 }

@@ -1,11 +1,11 @@
 /// The SQL statements that take storage from one schema to a later, additive one. Pure.
 ///
-/// New record types get a table, indexes and, when they have SEARCHABLE fields, an FTS5 table
-/// kept in sync by triggers. New fields are `ALTER TABLE … ADD COLUMN`, which SQLite does
-/// without rewriting rows; an index that carries the whole record (``IndexPlan``) is built again
-/// to carry the new field too. New index flags create the indexes they imply; a changed set of
-/// SEARCHABLE fields rebuilds that type's FTS5 table; a new `UNIQUE (…)` line gets its unique
-/// index (``StoredRuleCheck`` has first made sure the stored records keep it).
+/// New record types get a table, indexes and, when they have SEARCHABLE
+/// fields, an FTS5 table kept in sync by triggers. New fields are `ALTER TABLE … ADD COLUMN`,
+/// which SQLite does without rewriting rows, so a table of a million rows gains a field as fast
+/// as an empty one. New index flags create the indexes they imply; a changed set of SEARCHABLE
+/// fields rebuilds that type's FTS5 table; a new `UNIQUE (…)` line gets its unique index
+/// (``StoredRuleCheck`` has first made sure the stored records keep it).
 enum SchemaDDL {
     static func statements(from old: Schema, to new: Schema) -> [String] {
         var statements: [String] = []
@@ -18,7 +18,8 @@ enum SchemaDDL {
                     statements += addColumns(field, to: type.name)
                 }
             }
-            statements += IndexPlan(type).statements(replacing: previous.map(IndexPlan.init), on: type.name)
+            let oldIndexes = Set(previous.map { IndexPlan($0).createStatements(on: $0.name) } ?? [])
+            statements += IndexPlan(type).createStatements(on: type.name).filter { !oldIndexes.contains($0) }
             for constraint in type.uniqueConstraints where previous?.uniqueConstraint(matching: constraint) == nil {
                 statements.append(uniqueIndex(constraint, on: type.name))
             }

@@ -36,18 +36,23 @@ final class TableLayout: Sendable {
         self.recordType = recordType
         let table = SQLName.table(recordType.name)
         self.table = table
-        var columns = SQLName.systemColumns
+        var columns = [SQLName.rowID, SQLName.recordName, SQLName.createdAt, SQLName.modifiedAt, SQLName.changeTag]
         var slots: [Slot] = []
         for field in recordType.userFields {
-            let stored = field.storedColumns
-            slots.append(Slot(field: field, column: columns.count, actionColumn: stored.count > 1 ? columns.count + 1 : nil))
-            columns += stored
+            let column = columns.count
+            columns.append(SQLName.column(field.name))
+            var actionColumn: Int?
+            if field.type == .reference {
+                actionColumn = columns.count
+                columns.append(SQLName.actionColumn(field.name))
+            }
+            slots.append(Slot(field: field, column: column, actionColumn: actionColumn))
         }
         self.slots = slots
         slotsByName = Dictionary(uniqueKeysWithValues: slots.map { ($0.field.name, $0) })
         selection = columns.map { "\(table).\($0)" }.joined(separator: ", ")
         columnNames = columns
-        fieldColumns = Array(SQLName.systemColumns.count..<columns.count)
+        fieldColumns = Array(5..<columns.count)
         let fieldNames = fieldColumns.map { columns[$0] }
         let inserted = [SQLName.recordName, SQLName.createdAt, SQLName.modifiedAt, SQLName.changeTag] + fieldNames
         insertSQL = "INSERT INTO \(table)(\(inserted.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: inserted.count).joined(separator: ", ")))"
