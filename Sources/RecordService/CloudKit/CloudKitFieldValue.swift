@@ -181,7 +181,7 @@ extension CloudKitFieldValue {
             json.raw(",\"fileChecksum\":")
             json.string(asset.sha256)
             json.raw(",\"size\":")
-            json.number(asset.size)
+            json.number(Int64(asset.size))
             json.raw("}")
         case .list(let values):
             json.raw("[")
