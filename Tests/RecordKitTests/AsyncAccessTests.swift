@@ -36,6 +36,33 @@ import Testing
         #expect(try await db.read { try $0.records(matching: Query("Lists")).recordNames } == ["L1", "L2"])
     }
 
+    /// With the service's readers (as few as 2), a read that runs on holds one read lane: the
+    /// reads after it go to the other lanes and finish meanwhile, many times over. (The long
+    /// read gives up after 30 seconds, so reads queued behind it would finish after it instead.)
+    @Test func aReadThatRunsOnHoldsUpNoOtherReadOfTheSameDatabase() async throws {
+        let file = TemporaryDatabase()
+        let db = try RecordDatabase(path: file.path, bootstrap: .shopping, readers: .service)
+        try db.save(Shopping.list("L1", "Groceries"))
+        let events = EventLog()
+        let release = DispatchSemaphore(value: 0)
+        let long = Task {
+            try await db.read { transaction in
+                events.append("long read started")
+                _ = release.wait(timeout: .now() + 30)
+                events.append("long read ended")
+                return try transaction.count(matching: Query("Lists"))
+            }
+        }
+        try await Self.waitUntil { !events.all.isEmpty }
+        for _ in 0..<20 {
+            #expect(try await db.read { try $0.count(matching: Query("Lists")) } == 1)
+        }
+        events.append("20 reads done")
+        release.signal()
+        #expect(try await long.value == 1)
+        #expect(events.all == ["long read started", "20 reads done", "long read ended"])
+    }
+
     /// An async read is one snapshot: a commit from another connection between two of its
     /// statements is not seen by the second, and is seen by the next read.
     @Test func anAsyncReadSeesOneSnapshotWhileAnotherConnectionCommits() async throws {
