@@ -14,9 +14,11 @@ final class ReadLanes: Sendable {
     private let queues: [DispatchQueue]
     private let waiting: Mutex<[Int]>
 
+    /// `count` lanes (at least one): as many as the database has connections to read on.
     init(count: Int) {
-        queues = (0..<max(count, 1)).map { DispatchQueue(label: "shop.read-lane.\($0)") }
-        waiting = Mutex(Array(repeating: 0, count: max(count, 1)))
+        let count = max(count, 1)
+        queues = (0..<count).map { DispatchQueue(label: "shop.read-lane.\($0)") }
+        waiting = Mutex(Array(repeating: 0, count: count))
     }
 
     /// Runs `work` on the lane with the fewest reads waiting.

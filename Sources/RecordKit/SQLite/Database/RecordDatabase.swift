@@ -32,7 +32,7 @@ public final class RecordDatabase: Sendable {
     let writer: any DatabaseWriter
     /// Its reader connections; the databases of its zones get the same.
     let readers: ReaderConnections
-    /// The threads async reads run on, one per reader.
+    /// The threads async reads run on, one per connection reads can use.
     let readLanes: ReadLanes
     /// How long a transaction is tried again while the file is busy (``BusyRetry``).
     let busyRetryTime: Duration
@@ -74,7 +74,6 @@ public final class RecordDatabase: Sendable {
         SQLiteLibrary.configure()
         path = location
         self.readers = readers
-        readLanes = ReadLanes(count: readers.count)
         isReadOnly = readOnly
         self.busyRetryTime = busyRetryTime
         var configuration = Configuration()
@@ -105,6 +104,9 @@ public final class RecordDatabase: Sendable {
             throw RecordError.wrapping(error, path: location)
         }
         writer = opened
+        // A pool reads on its readers; a queue (in memory, or a file opened read-only) has one
+        // connection, so more lanes would only block threads waiting for it.
+        readLanes = ReadLanes(count: opened is DatabasePool ? readers.count : 1)
         // Only a file can be written by another process; a read-only one never commits itself.
         if location == nil || readOnly {
             commits = CommitBroadcaster()
