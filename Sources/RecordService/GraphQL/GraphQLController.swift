@@ -10,9 +10,8 @@ import RecordQL
 /// parameters that are not a GraphQL request or a document that does not parse, 422 for a
 /// document that fails validation, variables that do not fit, an operation that is not there or
 /// a transaction ID used before for another request, 405 for a mutation over GET, 200 once the
-/// operation ran (field errors included). A client
-/// that accepts only `application/json` gets 200 for every GraphQL request error, as the
-/// draft's legacy type says. 401/403 without a fitting credential, 406 for an `Accept` the
+/// operation ran (field errors included). A client that accepts only `application/json` gets
+/// 200 for every GraphQL request error, as the draft's legacy type says. 401/403 without a fitting credential, 406 for an `Accept` the
 /// service cannot meet, 415 for a body that is not `application/json`. A request that accepts
 /// `text/event-stream` is answered as server-sent events (``GraphQLEventStream``): how a
 /// subscription is served over HTTP.
@@ -62,7 +61,8 @@ struct GraphQLController {
             operation = try await engine.prepare(document: parameters.query, variables: parameters.variables, operationName: parameters.operationName)
         } catch {
             if error.kind == .mutation, method != .post { throw Self.mutationOverGet }
-            return Self.response(status: Self.status(failedAt: error.stage), json: error.response.json, mediaType: mediaType)
+            let status: HTTPResponse.Status = error.stage == .parse ? .badRequest : .unprocessableContent
+            return Self.response(status: status, json: error.response.json, mediaType: mediaType)
         }
         let access = try context.requireAccess()
         if GraphQLEventStream.isAccepted(request.headers[.accept]) {
@@ -103,20 +103,12 @@ struct GraphQLController {
         let options = TransactionOptions(id: key?.text, scope: scope.prefix)
         let run = { @Sendable () async -> GraphQLResponse in await engine.run(operation, transaction: options, access: access) }
         let response = if let key { try await writes.inFlight.whileRunning(scope.storedID(key.text), run) } else { await run() }
-        var answer = Self.response(status: Self.status(failedAt: response.failedStage), json: response.json, mediaType: mediaType)
+        if response.failedStage == .transaction {
+            return Self.response(status: .unprocessableContent, json: response.json, mediaType: mediaType)
+        }
+        var answer = Self.response(status: .ok, json: response.json, mediaType: mediaType)
         if response.isReplay { answer.headers[.idempotentReplayed] = "true" }
         return answer
-    }
-
-    /// The status of a request that failed at `stage` (`nil`: it did not fail), under
-    /// `application/graphql-response+json`: 400 for a document that does not parse, 422 for one
-    /// that cannot run, 200 once it ran.
-    static func status(failedAt stage: RequestStage?) -> HTTPResponse.Status {
-        switch stage {
-        case .parse: .badRequest
-        case .validation, .variables, .transaction: .unprocessableContent
-        case .execution, nil: .ok
-        }
     }
 
     /// The media type to answer with (an event stream's errors: `application/graphql-response+json`),
