@@ -21,16 +21,19 @@ final class ReadLanes: Sendable {
         waiting = Mutex(Array(repeating: 0, count: count))
     }
 
-    /// Runs `work` on the lane with the fewest reads waiting.
-    func run(_ work: @escaping @Sendable () -> Void) {
+    /// Runs `work` on the lane with the fewest reads waiting, then hands its outcome to
+    /// `deliver` on the same thread once the lane counts the read as done: a task resumed by
+    /// `deliver` that reads again at once finds this lane free, not still busy with its last read.
+    func run<Outcome>(_ work: @escaping @Sendable () -> Outcome, then deliver: @escaping @Sendable (Outcome) -> Void) {
         let lane = waiting.withLock { waiting in
             let lane = waiting.indices.min { waiting[$0] < waiting[$1] } ?? 0
             waiting[lane] += 1
             return lane
         }
         queues[lane].async { [self] in
-            work()
+            let outcome = work()
             waiting.withLock { $0[lane] -= 1 }
+            deliver(outcome)
         }
     }
 }

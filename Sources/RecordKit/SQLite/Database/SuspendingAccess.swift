@@ -29,10 +29,12 @@ extension DatabaseWriter {
         try await suspending({ db in try Self.inReadTransaction(db, body) }) { run in
             lanes.run { [self] in
                 do {
-                    try unsafeReentrantRead { db in run(db) }
+                    return try unsafeReentrantRead { db in run.outcome(on: db) }
                 } catch {
-                    run.fail(error)
+                    return .failure(error)
                 }
+            } then: { outcome in
+                run.resume(with: outcome)
             }
         }
     }
@@ -81,12 +83,17 @@ private struct ScheduledAccess<T: Sendable>: Sendable {
 
     /// Runs the work on `db` (on the connection's queue) and resumes the task with its result.
     func callAsFunction(_ db: Database) {
-        continuation.resume(with: Result { try cancellation.running(on: db) { try body(db) } })
+        resume(with: outcome(on: db))
     }
 
-    /// Resumes the task with `error`: the connection could not be had.
-    func fail(_ error: any Error) {
-        continuation.resume(throwing: error)
+    /// The work's result on `db`, for a caller that resumes the task later.
+    func outcome(on db: Database) -> Result<T, any Error> {
+        Result { try cancellation.running(on: db) { try body(db) } }
+    }
+
+    /// Resumes the task with `outcome`: the work's, or the error that kept it from a connection.
+    func resume(with outcome: Result<T, any Error>) {
+        continuation.resume(with: outcome)
     }
 }
 
