@@ -39,10 +39,11 @@ DOCUMENTS = [
 ]
 
 
-def config(folder: pathlib.Path) -> pathlib.Path:
+def config(folder: pathlib.Path, checksum: str) -> pathlib.Path:
     """A schemathesis.toml sending the server's own container (any other is a 404, which stops a
-    request before the API it is for), drawing GraphQL documents from ``DOCUMENTS`` and record
-    types to query from the schema's."""
+    request before the API it is for), drawing GraphQL documents from ``DOCUMENTS``, record
+    types to query from the schema's, and the checksum of a stored asset to download (a random
+    one is never stored, so downloads would only ever be 404s)."""
     documents = ", ".join(json.dumps(document) for document in DOCUMENTS)
     text = f"""
 [parameters]
@@ -61,6 +62,13 @@ parameters = {{ "body.query" = {{ dictionary = "graphql", probability = 0.5 }}, 
 [[operations]]
 include-operation-id = ["cloudKitQuery"]
 parameters = {{ "body.query.recordType" = {{ dictionary = "recordTypes", probability = 0.5 }} }}
+
+[dictionaries.checksums]
+values = [{json.dumps(checksum)}]
+
+[[operations]]
+include-operation-id = ["cloudKitAssetDownload"]
+parameters = {{ "path.checksum" = {{ dictionary = "checksums", probability = 0.5 }} }}
 """
     path = folder / "schemathesis.toml"
     path.write_text(text)
@@ -74,6 +82,24 @@ def test_the_graphql_documents_the_fuzzing_draws_from_are_answered(server, admin
         answer = httpx.post(f"{server.url}/graphql", json={"query": document}, headers={"Authorization": f"Bearer {admin_token}"})
         assert answer.status_code == 200, (document, answer.text)
         assert "errors" not in answer.json(), (document, answer.text)
+
+
+def stored_asset(server):
+    """The checksum of an asset uploaded and saved in a record of the development public database,
+    through CloudKit's upload flow with the owner's token."""
+    headers = {"Authorization": f"Bearer {server.token}"}
+    with httpx.Client(headers=headers) as client:
+        database = server.database_url()
+        tokens = client.post(f"{database}/assets/upload", json={"tokens": [{"recordType": "Photos", "fieldName": "image", "recordName": "fuzz-photo"}]})
+        assert tokens.status_code == 200, tokens.text
+        receipt = client.post(tokens.json()["tokens"][0]["url"], content=b"fuzz asset " * 64, headers={"Content-Type": "application/octet-stream"})
+        assert receipt.status_code == 200, receipt.text
+        record = {"recordType": "Photos", "recordName": "fuzz-photo", "fields": {"image": {"value": receipt.json()["singleFile"]}}}
+        saved = client.post(f"{database}/records/modify", json={"operations": [{"operationType": "create", "record": record}]})
+        assert saved.status_code == 200, saved.text
+        download = saved.json()["records"][0]["fields"]["image"]["value"]["downloadURL"]
+        assert client.get(download).status_code == 200
+        return download.rsplit("/", 1)[-1].split("?", 1)[0]
 
 
 def credential(kind, server):
@@ -94,8 +120,9 @@ def test_every_response_matches_the_openapi_description(kind, share, tmp_path):
     seconds = max(1, int(os.environ.get("SHOP_SCHEMATHESIS_SECONDS", "120")) // share)
     with own_server() as server:
         token = credential(kind, server)
+        checksum = stored_asset(server)
         result = subprocess.run(
-            [str(schemathesis), "--config-file", str(config(tmp_path)), "run", f"{server.url}/openapi.yaml",
+            [str(schemathesis), "--config-file", str(config(tmp_path, checksum)), "run", f"{server.url}/openapi.yaml",
              "-H", f"Authorization: Bearer {token}", "--max-time", str(seconds), "--checks", CHECKS, "--request-timeout", "10"],
             capture_output=True, text=True, timeout=seconds + 120,
         )
