@@ -11,10 +11,10 @@ import RecordQL
 /// document that fails validation, variables that do not fit, an operation that is not there or
 /// a transaction ID used before for another request, 405 for a mutation over GET, 200 once the
 /// operation ran (field errors included). A client that accepts only `application/json` gets
-/// 200 for every GraphQL request error, as the draft's legacy type says. 401/403 without a fitting credential, 406 for an `Accept` the
-/// service cannot meet, 415 for a body that is not `application/json`. A request that accepts
-/// `text/event-stream` is answered as server-sent events (``GraphQLEventStream``): how a
-/// subscription is served over HTTP.
+/// 200 for every GraphQL request error, as the draft's legacy type says. 401/403 without a
+/// fitting credential, 406 for an `Accept` the service cannot meet, 415 for a body that is not
+/// `application/json`. A request that accepts `text/event-stream` is answered as server-sent
+/// events (``GraphQLEventStream``): how a subscription is served over HTTP.
 struct GraphQLController {
     let writes: IdempotentWrites
 
