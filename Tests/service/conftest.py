@@ -39,6 +39,18 @@ def create_token(data, *kind, label=None):
     return shop(*arguments, data=data).stdout.strip()
 
 
+def uploaded_asset(client, database_url, record_type, field_name, content, record_name=None):
+    """`content` uploaded through CloudKit's asset flow at `database_url` (an upload URL from
+    `assets/upload`, then the bytes to it): the receipt to save as the field's value
+    (`{"receipt", "fileChecksum", "size"}`)."""
+    request = {"recordType": record_type, "fieldName": field_name} | ({"recordName": record_name} if record_name else {})
+    tokens = client.post(f"{database_url}/assets/upload", json={"tokens": [request]})
+    assert tokens.status_code == 200, tokens.text
+    uploaded = client.post(tokens.json()["tokens"][0]["url"], content=content, headers={"Content-Type": "application/octet-stream"})
+    assert uploaded.status_code == 200, uploaded.text
+    return uploaded.json()["singleFile"]
+
+
 def audit(path):
     """Everything wrong with the database file at `path`, as sentences (empty when all holds): the
     audit of docs/reliability.md, read with Python's sqlite3 while no `shop` has the file open.

@@ -12,7 +12,7 @@ import httpx
 import pytest
 import yaml
 
-from conftest import CONTAINER, add_user, create_token, own_server
+from conftest import CONTAINER, add_user, create_token, own_server, uploaded_asset
 
 CHECKS = ",".join([
     "not_a_server_error",
@@ -85,21 +85,16 @@ def test_the_graphql_documents_the_fuzzing_draws_from_are_answered(server, admin
 
 
 def stored_asset(server):
-    """The checksum of an asset uploaded and saved in a record of the development public database,
-    through CloudKit's upload flow with the owner's token."""
-    headers = {"Authorization": f"Bearer {server.token}"}
-    with httpx.Client(headers=headers) as client:
+    """The checksum of an asset uploaded and saved in a record of the development public database
+    with the owner's token, and downloadable."""
+    with httpx.Client(headers={"Authorization": f"Bearer {server.token}"}) as client:
         database = server.database_url()
-        tokens = client.post(f"{database}/assets/upload", json={"tokens": [{"recordType": "Photos", "fieldName": "image", "recordName": "fuzz-photo"}]})
-        assert tokens.status_code == 200, tokens.text
-        receipt = client.post(tokens.json()["tokens"][0]["url"], content=b"fuzz asset " * 64, headers={"Content-Type": "application/octet-stream"})
-        assert receipt.status_code == 200, receipt.text
-        record = {"recordType": "Photos", "recordName": "fuzz-photo", "fields": {"image": {"value": receipt.json()["singleFile"]}}}
+        receipt = uploaded_asset(client, database, "Photos", "image", b"fuzz asset " * 64, record_name="fuzz-photo")
+        record = {"recordType": "Photos", "recordName": "fuzz-photo", "fields": {"image": {"value": receipt}}}
         saved = client.post(f"{database}/records/modify", json={"operations": [{"operationType": "create", "record": record}]})
         assert saved.status_code == 200, saved.text
-        download = saved.json()["records"][0]["fields"]["image"]["value"]["downloadURL"]
-        assert client.get(download).status_code == 200
-        return download.rsplit("/", 1)[-1].split("?", 1)[0]
+        assert client.get(saved.json()["records"][0]["fields"]["image"]["value"]["downloadURL"]).status_code == 200
+        return receipt["fileChecksum"]
 
 
 def credential(kind, server):

@@ -22,7 +22,7 @@ import pytest
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from conftest import CONTAINER, SHOP, Server, add_user, create_token, shop
+from conftest import CONTAINER, SHOP, Server, add_user, create_token, shop, uploaded_asset
 
 PASSWORDS = {"ann": "ann-password-5d1e", "bob": "bob-password-9c2f"}
 
@@ -140,8 +140,7 @@ def planted(tenancy):
     with tenancy.client("ann") as ann, tenancy.client("bob") as bob, tenancy.client("admin") as admin:
         assert modify(ann, tenancy.url("private"), create("Lists", "AP", name=secrets["ann-private"])).status_code == 200
         assert modify(bob, tenancy.url("private"), create("Lists", "BP", name=secrets["bob-private"])).status_code == 200
-        scan = ann.post(f"{tenancy.url()}/assets/upload", json={"tokens": [{"recordType": "Diaries", "fieldName": "scan"}]}).json()["tokens"][0]
-        uploaded = ann.post(scan["url"], content=secrets["ann-diary"].encode()).json()["singleFile"]
+        uploaded = uploaded_asset(ann, tenancy.url(), "Diaries", "scan", secrets["ann-diary"].encode())
         answer = modify(ann, tenancy.url(), {"operationType": "create", "record": {
             "recordType": "Diaries", "recordName": "D1",
             "fields": {"title": {"value": secrets["ann-diary"]}, "scan": {"value": uploaded}}}})
