@@ -25,6 +25,35 @@ struct OperationsRouteTests {
         }
     }
 
+    @Test func metricsCountAndTimeEachRequestByRouteMethodAndStatus() async throws {
+        let fixture = try ServiceFixture()
+        try await fixture.test { client in
+            try await client.send(.get, "/health", token: nil)
+            try await client.send(.get, "/health", token: nil)
+            #expect(try await client.send(.get, "/graphql", token: nil).status == .unauthorized)
+            let metrics = try await client.send(.get, "/metrics", token: fixture.adminToken)
+            #expect(metrics.status == .ok)
+            #expect(metrics.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
+            let health = #"{http_route="/health",http_request_method="GET",http_response_status_code="200"}"#
+            #expect(metrics.text.contains("hb_requests\(health) 2\n"))
+            #expect(metrics.text.contains("http_server_request_duration_count\(health) 2\n"))
+            #expect(metrics.text.contains(#"hb_requests{http_route="/graphql",http_request_method="GET",http_response_status_code="401"} 1"# + "\n"))
+            // The request for /metrics itself is the one in hand.
+            #expect(metrics.text.contains(#"http_server_active_requests{http_request_method="GET"} 1.0"# + "\n"))
+        }
+    }
+
+    @Test func metricsAreForAdminTokensOnly() async throws {
+        let fixture = try ServiceFixture()
+        try await fixture.test { client in
+            let user = try fixture.token(for: .user("ada"), label: "ada")
+            let refused = try await client.send(.get, "/metrics", token: user)
+            #expect(refused.status == .forbidden)
+            #expect(refused.text.contains("metrics are for admin tokens"))
+            #expect(try await client.send(.get, "/metrics", token: nil).status == .unauthorized)
+        }
+    }
+
     @Test func theRequestLogWritesDurationsInMillisecondsWithThreeDecimals() {
         #expect(RequestLogMiddleware.milliseconds(.microseconds(12_345)) == "12.345")
         #expect(RequestLogMiddleware.milliseconds(.microseconds(7)) == "0.007")

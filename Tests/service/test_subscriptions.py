@@ -13,6 +13,7 @@ import asyncio
 import json
 import pathlib
 import queue
+import re
 import signal
 import socket
 import subprocess
@@ -240,6 +241,26 @@ def test_sse_gets_every_commit_once_in_order_within_a_second(world):
     assert next_event(10) == []
     check_scenario(world, "SSE", "EventList", next_event)
     stream.close()
+
+
+def test_an_event_stream_counts_as_an_active_request_until_it_ends(world):
+    def active_posts():
+        metrics = httpx.get(f"{world.server.url}/metrics", timeout=30, headers={"Authorization": f"Bearer {world.tokens['admin']}"})
+        assert metrics.status_code == 200
+        found = re.search(r'^http_server_active_requests\{http_request_method="POST"\} ([0-9.]+)$', metrics.text, re.MULTILINE)
+        return float(found.group(1)) if found else 0.0
+
+    before = active_posts()
+    stream = EventStream(world, "subscription { Lists(sort: [{name: ASC}]) { name } }")
+    assert stream.next(10)[0] == "next"
+    assert active_posts() == before + 1
+    stream.close()
+    # The server notices the closed connection at the stream's next write, a pulse at the latest
+    # (every 5 seconds).
+    deadline = time.monotonic() + 30
+    while active_posts() != before and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert active_posts() == before
 
 
 def test_a_query_over_sse_is_one_result_then_complete(world):

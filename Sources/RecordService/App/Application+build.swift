@@ -35,7 +35,7 @@ public func buildRouter(_ state: ServiceState, logger: Logger) -> Router<Service
     let router = Router(context: ServiceRequestContext.self)
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: RequestLogMiddleware(logger: logger))
-    router.add(middleware: MetricsMiddleware())
+    router.add(middleware: RequestMetricsMiddleware(registry: state.metrics))
     // Errors outside every API's own group (an unknown path) in CloudKit's shape.
     router.add(middleware: ErrorRenderingMiddleware(.cloudKit))
 
