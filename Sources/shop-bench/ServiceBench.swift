@@ -10,6 +10,8 @@ final class ServiceBench {
     let dataSet: ServiceDataSet
     /// Seconds of each load run.
     let loadSeconds: Int
+    /// Rounds of the read rows (``throughputRounds`` for a full run).
+    let rounds: Int
     let shop: ShopService
     let pocketBase: PocketBasePeer?
     let datasette: DatasettePeer?
@@ -28,13 +30,20 @@ final class ServiceBench {
     static let subscriberLatencyBudget = 0.05
     /// Starts timed per server for the start-to-first-answer row (the median is shown).
     static let starts = 3
+    /// Rounds of a full run's read rows at each number of connections: a round loads `/graphql`,
+    /// PocketBase and `records/query` one after another, and each row shows the run with the
+    /// median rate of its rounds (`--quick`, whose verdicts are indicative only, runs one). A
+    /// server's rate moves by a fifth between ten-second runs on this machine; interleaved
+    /// rounds let no one lucky or unlucky run decide a ratio.
+    static let throughputRounds = 3
 
     /// `peers`: the folder with the `pocketbase` and `datasette` executables (the virtualenv's
     /// `bin`); without it shop serve runs alone and the rows about PocketBase have no verdict.
-    init(folder: URL, dataSet: ServiceDataSet, loadSeconds: Int, peers: URL?) throws {
+    init(folder: URL, dataSet: ServiceDataSet, loadSeconds: Int, throughputRounds rounds: Int, peers: URL?) throws {
         self.folder = folder
         self.dataSet = dataSet
         self.loadSeconds = loadSeconds
+        self.rounds = rounds
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         wrk = try Wrk(folder: folder)
         shop = try ShopService(folder: folder.appendingPathComponent("shop"))
@@ -68,10 +77,17 @@ final class ServiceBench {
         var results: [ServiceResult] = []
         var p99Row: ServiceResult?
         for connections in [16, 64] {
-            let graphQL = try load(shop.canonicalQuery, on: shop, connections: connections)
-            let pocketBase = try pocketBase.map { try load($0.canonicalQuery, on: $0, connections: connections) }
+            var runs: (graphQL: [Wrk.Figures], recordsQuery: [Wrk.Figures], pocketBase: [Wrk.Figures]) = ([], [], [])
+            for _ in 0..<rounds {
+                runs.graphQL.append(try load(shop.canonicalQuery, on: shop, connections: connections))
+                if let pocketBase { runs.pocketBase.append(try load(pocketBase.canonicalQuery, on: pocketBase, connections: connections)) }
+                runs.recordsQuery.append(try load(shop.recordsQuery, on: shop, connections: connections))
+            }
+            let graphQL = try Self.medianRun(runs.graphQL)
+            let recordsQuery = try Self.medianRun(runs.recordsQuery)
+            let pocketBase = pocketBase == nil ? nil : try Self.medianRun(runs.pocketBase)
+            // A few hundred requests a second, far from any verdict: one run.
             let datasette = try datasette.map { try load($0.canonicalQuery, on: $0, connections: connections) }
-            let recordsQuery = try load(shop.recordsQuery, on: shop, connections: connections)
             results.append(
                 ServiceResult(
                     workload: "the canonical query (a list's items by name, 50) through POST /graphql, \(connections) connections",
@@ -158,6 +174,13 @@ final class ServiceBench {
             ))
         results += try await startRows()
         return results
+    }
+
+    /// The run with the median rate of `runs`.
+    private static func medianRun(_ runs: [Wrk.Figures]) throws -> Wrk.Figures {
+        let sorted = runs.sorted { $0.requestsPerSecond < $1.requestsPerSecond }
+        guard !sorted.isEmpty else { throw BenchError("no load run to take the median of") }
+        return sorted[sorted.count / 2]
     }
 
     /// One `wrk` run of `request` against `target`, logged.

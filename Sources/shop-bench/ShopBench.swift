@@ -82,7 +82,7 @@ struct ShopBench: AsyncParsableCommand {
             defer { withExtendedLifetime(signals) {} }
             let bench = try ServiceBench(
                 folder: location, dataSet: quick ? .quick : .full, loadSeconds: seconds ?? (quick ? 1 : 10),
-                peers: peers.map { URL(fileURLWithPath: $0) }
+                throughputRounds: quick ? 1 : ServiceBench.throughputRounds, peers: peers.map { URL(fileURLWithPath: $0) }
             )
             let results = try await bench.run()
             let machine = Report.machine(sqliteVersion: String(cString: sqlite3_libversion())) + ", load average " + Report.loadAverage()
