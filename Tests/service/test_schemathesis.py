@@ -39,11 +39,12 @@ DOCUMENTS = [
 ]
 
 
-def config(folder: pathlib.Path, checksum: str) -> pathlib.Path:
+def config(folder: pathlib.Path, checksum: str, upload_tokens: list) -> pathlib.Path:
     """A schemathesis.toml sending the server's own container (any other is a 404, which stops a
     request before the API it is for), drawing GraphQL documents from ``DOCUMENTS``, record
-    types to query from the schema's, and the checksum of a stored asset to download (a random
-    one is never stored, so downloads would only ever be 404s)."""
+    types to query from the schema's, the checksum of a stored asset to download and upload
+    tokens the server handed out (a random checksum is never stored and a random token never
+    issued, so downloads and uploads would only ever be 404s)."""
     documents = ", ".join(json.dumps(document) for document in DOCUMENTS)
     text = f"""
 [parameters]
@@ -69,6 +70,13 @@ values = [{json.dumps(checksum)}]
 [[operations]]
 include-operation-id = ["cloudKitAssetDownload"]
 parameters = {{ "path.checksum" = {{ dictionary = "checksums", probability = 0.5 }} }}
+
+[dictionaries.uploadTokens]
+values = [{", ".join(json.dumps(token) for token in upload_tokens)}]
+
+[[operations]]
+include-operation-id = ["cloudKitAssetUpload"]
+parameters = {{ "path.token" = {{ dictionary = "uploadTokens", probability = 0.5 }} }}
 """
     path = folder / "schemathesis.toml"
     path.write_text(text)
@@ -97,6 +105,16 @@ def stored_asset(server):
         return receipt["fileChecksum"]
 
 
+def issued_upload_tokens(server, count=40):
+    """`count` upload tokens of the development public database from `assets/upload`, each good
+    for one upload of a Photos record's image."""
+    with httpx.Client(headers={"Authorization": f"Bearer {server.token}"}) as client:
+        requests = [{"recordType": "Photos", "fieldName": "image"}] * count
+        answer = client.post(f"{server.database_url()}/assets/upload", json={"tokens": requests})
+        assert answer.status_code == 200, answer.text
+        return [entry["url"].rsplit("/", 1)[1] for entry in answer.json()["tokens"]]
+
+
 def credential(kind, server):
     """A token of `kind` for `server`: the owner's (its admin token), a user's, or a reader's (API)."""
     if kind == "admin":
@@ -116,8 +134,9 @@ def test_every_response_matches_the_openapi_description(kind, share, tmp_path):
     with own_server() as server:
         token = credential(kind, server)
         checksum = stored_asset(server)
+        settings = config(tmp_path, checksum, issued_upload_tokens(server))
         result = subprocess.run(
-            [str(schemathesis), "--config-file", str(config(tmp_path, checksum)), "run", f"{server.url}/openapi.yaml",
+            [str(schemathesis), "--config-file", str(settings), "run", f"{server.url}/openapi.yaml",
              "-H", f"Authorization: Bearer {token}", "--max-time", str(seconds), "--checks", CHECKS, "--request-timeout", "10"],
             capture_output=True, text=True, timeout=seconds + 120,
         )
