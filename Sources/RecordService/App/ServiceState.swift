@@ -13,8 +13,8 @@ public struct ServiceState: Sendable {
     public let keys: ServerKeyStore
     /// Bounds login attempts per name and per address.
     public let logins = LoginThrottle()
-    /// The registry `/metrics` renders (the process's metrics factory writes into it).
-    public let metrics: PrometheusCollectorRegistry
+    /// The registry `/metrics` renders, which ``RequestMetricsMiddleware`` writes into.
+    public let metrics = PrometheusCollectorRegistry()
     /// Writes under an `Idempotency-Key`, for every API.
     public let writes = IdempotentWrites(inFlight: InFlightKeys())
     /// Asset uploads waiting for a record to take them, as files of the data folder.
@@ -23,14 +23,13 @@ public struct ServiceState: Sendable {
     /// the machine has cores, at least two, so one is parsed while another writes.
     let largeRequests = AdmissionGate(places: max(2, ProcessInfo.processInfo.activeProcessorCount))
 
-    public init(configuration: ServiceConfiguration, metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) throws {
+    public init(configuration: ServiceConfiguration) throws {
         self.configuration = configuration
         self.databases = DatabaseRegistry(folder: configuration.data)
         let accounts = try AccountsDatabase.open(configuration.data)
         self.tokens = TokenStore(accounts: accounts)
         self.users = UserStore(accounts: accounts)
         self.keys = ServerKeyStore(accounts: accounts)
-        self.metrics = metrics
         self.uploads = try AssetUploads(folder: configuration.data.uploadsPath)
     }
 }

@@ -2,8 +2,6 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
-import Metrics
-import Prometheus
 import ServiceLifecycle
 import UnixSignals
 
@@ -52,8 +50,6 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         LoggingSystem.bootstrap(LogfmtLogHandler.standardError)
-        let metrics = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics))
         var logger = Logger(label: "shop serve")
         logger.logLevel = .info
         let configuration = ServiceConfiguration(
@@ -62,7 +58,7 @@ struct ServeCommand: AsyncParsableCommand {
             changeRetention: changeRetention.duration,
             readTimeout: readTimeout.duration
         )
-        let state = try ServiceState(configuration: configuration, metrics: metrics)
+        let state = try ServiceState(configuration: configuration)
         let host = self.host
         let app = try await buildApplication(state, logger: logger) { port in
             print("shop serve: listening on http://\(host):\(port)")
