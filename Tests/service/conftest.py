@@ -39,14 +39,21 @@ def create_token(data, *kind, label=None):
     return shop(*arguments, data=data).stdout.strip()
 
 
+def upload_urls(client, database_url, requests):
+    """The upload URLs `assets/upload` at `database_url` hands out for `requests` (each
+    `{"recordType", "fieldName"}`, with a `recordName` or not), each good for one upload."""
+    answer = client.post(f"{database_url}/assets/upload", json={"tokens": requests})
+    assert answer.status_code == 200, answer.text
+    return [token["url"] for token in answer.json()["tokens"]]
+
+
 def uploaded_asset(client, database_url, record_type, field_name, content, record_name=None):
     """`content` uploaded through CloudKit's asset flow at `database_url` (an upload URL from
     `assets/upload`, then the bytes to it): the receipt to save as the field's value
     (`{"receipt", "fileChecksum", "size"}`)."""
     request = {"recordType": record_type, "fieldName": field_name} | ({"recordName": record_name} if record_name else {})
-    tokens = client.post(f"{database_url}/assets/upload", json={"tokens": [request]})
-    assert tokens.status_code == 200, tokens.text
-    uploaded = client.post(tokens.json()["tokens"][0]["url"], content=content, headers={"Content-Type": "application/octet-stream"})
+    url = upload_urls(client, database_url, [request])[0]
+    uploaded = client.post(url, content=content, headers={"Content-Type": "application/octet-stream"})
     assert uploaded.status_code == 200, uploaded.text
     return uploaded.json()["singleFile"]
 

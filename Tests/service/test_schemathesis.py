@@ -12,7 +12,7 @@ import httpx
 import pytest
 import yaml
 
-from conftest import CONTAINER, add_user, create_token, own_server, uploaded_asset
+from conftest import CONTAINER, add_user, create_token, own_server, upload_urls, uploaded_asset
 
 CHECKS = ",".join([
     "not_a_server_error",
@@ -92,9 +92,10 @@ def test_the_graphql_documents_the_fuzzing_draws_from_are_answered(server, admin
         assert "errors" not in answer.json(), (document, answer.text)
 
 
-def stored_asset(server):
-    """The checksum of an asset uploaded and saved in a record of the development public database
-    with the owner's token, and downloadable."""
+def asset_parameters(server, upload_tokens=40):
+    """What the run draws for the asset endpoints, made in the development public database with
+    the owner's token: the checksum of an asset uploaded, saved in a record and downloadable, and
+    `upload_tokens` upload tokens (each good for one upload of a Photos record's image)."""
     with httpx.Client(headers={"Authorization": f"Bearer {server.token}"}) as client:
         database = server.database_url()
         receipt = uploaded_asset(client, database, "Photos", "image", b"fuzz asset " * 64, record_name="fuzz-photo")
@@ -102,17 +103,8 @@ def stored_asset(server):
         saved = client.post(f"{database}/records/modify", json={"operations": [{"operationType": "create", "record": record}]})
         assert saved.status_code == 200, saved.text
         assert client.get(saved.json()["records"][0]["fields"]["image"]["value"]["downloadURL"]).status_code == 200
-        return receipt["fileChecksum"]
-
-
-def issued_upload_tokens(server, count=40):
-    """`count` upload tokens of the development public database from `assets/upload`, each good
-    for one upload of a Photos record's image."""
-    with httpx.Client(headers={"Authorization": f"Bearer {server.token}"}) as client:
-        requests = [{"recordType": "Photos", "fieldName": "image"}] * count
-        answer = client.post(f"{server.database_url()}/assets/upload", json={"tokens": requests})
-        assert answer.status_code == 200, answer.text
-        return [entry["url"].rsplit("/", 1)[1] for entry in answer.json()["tokens"]]
+        urls = upload_urls(client, database, [{"recordType": "Photos", "fieldName": "image"}] * upload_tokens)
+        return receipt["fileChecksum"], [url.rsplit("/", 1)[1] for url in urls]
 
 
 def credential(kind, server):
@@ -133,8 +125,7 @@ def test_every_response_matches_the_openapi_description(kind, share, tmp_path):
     seconds = max(1, int(os.environ.get("SHOP_SCHEMATHESIS_SECONDS", "120")) // share)
     with own_server() as server:
         token = credential(kind, server)
-        checksum = stored_asset(server)
-        settings = config(tmp_path, checksum, issued_upload_tokens(server))
+        settings = config(tmp_path, *asset_parameters(server))
         result = subprocess.run(
             [str(schemathesis), "--config-file", str(settings), "run", f"{server.url}/openapi.yaml",
              "-H", f"Authorization: Bearer {token}", "--max-time", str(seconds), "--checks", CHECKS, "--request-timeout", "10"],
