@@ -56,4 +56,39 @@ import Testing
             try db.write { try $0.delete(recordName: "nope", ifChangeTag: nil) }
         } throws: { ($0 as? RecordError)?.code == .unknownItem }
     }
+
+    @Test func aSchemaGrownInsideATransactionCommitsWithItsWritesAndGoesWithAFailedStep() throws {
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
+        try db.create(Shopping.list("L1", "Groceries"))
+        let withColor = try db.schema.applying([.addField(recordType: "Lists", FieldDefinition("color", .string))])
+        let withFloor = try db.schema.applying([.addField(recordType: "Lists", FieldDefinition("floor", .int64))])
+        // A write that fails after growing the schema leaves neither the field nor the record.
+        #expect(throws: RecordError.self) {
+            try db.write { transaction in
+                #expect(try transaction.extendSchema(to: withColor).count == 1)
+                _ = try transaction.save(Record("Lists", recordName: "L2", fields: ["name": .string("Red"), "color": .string("red")]), mode: .create)
+                _ = try transaction.save(Shopping.list("L1", "Duplicate"), mode: .create)
+            }
+        }
+        #expect(try db.schema.recordType(named: "Lists")?.field(named: "color") == nil)
+        #expect(try db.fetch(recordName: "L2") == nil)
+        // A failed step undoes its growth, and the transaction works under the schema before it.
+        try db.write { transaction in
+            #expect(throws: RecordError.self) {
+                try transaction.undoingOnFailure {
+                    try transaction.extendSchema(to: withFloor)
+                    _ = try transaction.save(Shopping.list("L1", "Duplicate"), mode: .create)
+                }
+            }
+            #expect(transaction.schema.recordType(named: "Lists")?.field(named: "floor") == nil)
+            try transaction.extendSchema(to: withColor)
+            _ = try transaction.save(Record("Lists", recordName: "L2", fields: ["name": .string("Red"), "color": .string("red")]), mode: .create)
+            // Growing again to what is there already changes nothing.
+            #expect(try transaction.extendSchema(to: withColor).isEmpty)
+        }
+        let lists = try db.schema.recordType(named: "Lists")
+        #expect(lists?.field(named: "color")?.type == .string && lists?.field(named: "floor") == nil)
+        #expect(try db.fetch(recordName: "L2")?["color"] == .string("red"))
+    }
+
 }

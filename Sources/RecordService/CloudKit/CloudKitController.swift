@@ -1,5 +1,6 @@
 import Foundation
 public import Hummingbird
+import Logging
 import NIOFoundationEssentialsCompat
 import RecordKit
 
@@ -125,18 +126,15 @@ public struct CloudKitController: Sendable {
         // The schema is the database's (every zone follows it); the records are the zone's.
         let store = CloudKitStore(database: database.database, access: access)
         let storedTypes = try await CloudKitStore(database: zone.database, access: access).recordTypes(of: modify.untypedRecordNames)
-        var schema = try await store.schema()
+        let schema = try await store.schema()
         let additions = try CloudKitSchemaGrowth.additions(for: modify.operations, storedTypes: storedTypes, schema: schema)
-        if !additions.isEmpty {
-            if database.address.environment == .production, let refusal = CloudKitSchemaGrowth.refusal(additions) {
-                throw refusal
-            }
-            schema = try await store.apply(additions)
+        if database.address.environment == .production, let refusal = CloudKitSchemaGrowth.refusal(additions) {
+            throw refusal
         }
         let records = zone.database
         let uploads = self.uploads
         let modification = try CloudKitModification(
-            modify, schema: schema, storedTypes: storedTypes, zone: zone.zone.name,
+            modify, schema: schema, additions: additions, storedTypes: storedTypes, zone: zone.zone.name,
             uploads: { uploads.content(receipt: $0) }, assetURL: Self.assetURL(request, context: context)
         )
         let request = ["records/modify", body.serialized]
@@ -146,28 +144,46 @@ public struct CloudKitController: Sendable {
                 status: .ok, contentType: Self.contentType,
                 body: JSONValue.object(["records": .array(CloudKitZone.stamped(records, zone: zone.zone.name))]).serialized)
         }
+        let response: Response
         do {
-            guard let key else {
-                return try await records.write(access: access, apply).response(replayed: false)
-            }
-            // Stored with the writes, in the same transaction, as every API's writes are
-            // (``IdempotentWrites``); a batch of CloudKit operations needs the transaction
-            // itself (undoable steps, conditional deletes), so it runs as one closure.
-            let storedID = TransactionScope(principal).storedID(key.text)
-            return try await writes.inFlight.whileRunning(storedID) {
-                let (stored, isReplay) = try await BlockingWork.run { () throws(RecordError) in
-                    do {
-                        return try records.write(transactionID: storedID, request: request, access: access, apply)
-                    } catch {
-                        throw error as? RecordError ?? RecordError(wrapping: error)
+            if let key {
+                // Stored with the writes, in the same transaction, as every API's writes are
+                // (``IdempotentWrites``); a batch of CloudKit operations needs the transaction
+                // itself (undoable steps, conditional deletes), so it runs as one closure.
+                let storedID = TransactionScope(principal).storedID(key.text)
+                response = try await writes.inFlight.whileRunning(storedID) {
+                    let (stored, isReplay) = try await BlockingWork.run { () throws(RecordError) in
+                        do {
+                            return try records.write(transactionID: storedID, request: request, access: access, apply)
+                        } catch {
+                            throw error as? RecordError ?? RecordError(wrapping: error)
+                        }
                     }
+                    return stored.response(replayed: isReplay)
                 }
-                return stored.response(replayed: isReplay)
+            } else {
+                response = try await records.write(access: access, apply).response(replayed: false)
             }
         } catch let error as RecordError where error.code == .transactionConflict {
             throw CloudKitError(.conflict, "the Idempotency-Key '\(key?.text ?? "")' was used for a different request; send a new key for a new request")
         } catch let error as RecordError {
             throw modification.failure(error)
+        }
+        if !additions.isEmpty, zone.zone.name != CloudKitZone.defaultZoneName {
+            await Self.adoptSchema(of: zone, into: store, logger: context.logger)
+        }
+        return response
+    }
+
+    /// Brings into the database's schema what the writes of a custom zone, whose records are in a
+    /// database of their own, added to that zone's schema. The writes have committed, so a
+    /// failure here is logged, not answered: the zone's schema keeps what it added, and the next
+    /// write that names it adds it to the database's again.
+    private static func adoptSchema(of zone: ZoneDatabase, into store: CloudKitStore, logger: Logger) async {
+        do {
+            try await store.merge(try await CloudKitStore(database: zone.database, access: store.access).schema())
+        } catch {
+            logger.warning("zone \(zone.zone.name)'s new fields did not reach the database's schema: \(error.reason)")
         }
     }
 

@@ -26,6 +26,9 @@ struct CloudKitModification: Sendable {
         var recordType: RecordType?
         /// `nil` values remove the field (updates).
         var fields: [String: Value?]
+        /// The schema with what this operation adds to it (``CloudKitSchemaGrowth``), which the
+        /// operation's step extends the transaction's schema to; `nil` when it adds nothing.
+        var schemaGrowth: Schema? = nil
     }
 
     let planned: [Planned]
@@ -35,12 +38,19 @@ struct CloudKitModification: Sendable {
     let zone: String
     let assetURL: @Sendable (Asset) -> String
 
-    /// Types `request` against `schema`; `storedTypes` gives the type of stored records that
-    /// operations without a `recordType` name.
+    /// Types `request` against `schema` grown by `additions` (``CloudKitSchemaGrowth``), which
+    /// each operation adds its share of when it runs; `storedTypes` gives the type of stored
+    /// records that operations without a `recordType` name.
     init(
-        _ request: CloudKitModifyRequest, schema: Schema, storedTypes: [String: String], zone: String,
+        _ request: CloudKitModifyRequest, schema current: Schema, additions: [SchemaChange] = [], storedTypes: [String: String], zone: String,
         uploads: CloudKitFieldValue.UploadLookup, assetURL: @escaping @Sendable (Asset) -> String
     ) throws(CloudKitError) {
+        let schema: Schema
+        do {
+            schema = try current.applying(additions)
+        } catch {
+            throw CloudKitError(error)
+        }
         var planned: [Planned] = []
         for operation in request.operations {
             let name = operation.recordName ?? Record.generatedName()
@@ -57,7 +67,14 @@ struct CloudKitModification: Sendable {
                     .badRequest, "\(operation.path): there is no record type \(typeName.debugDescription)", recordName: name, recordType: typeName)
             }
             let fields = try Self.values(of: operation, type: type, uploads: uploads)
-            planned.append(Planned(operation: operation, recordName: name, recordType: type, fields: fields))
+            let share = CloudKitSchemaGrowth.share(of: additions, for: operation, typeName: typeName)
+            var growth: Schema?
+            do {
+                growth = share.isEmpty ? nil : try current.applying(share)
+            } catch {
+                throw CloudKitError(error)
+            }
+            planned.append(Planned(operation: operation, recordName: name, recordType: type, fields: fields, schemaGrowth: growth))
         }
         self.planned = planned
         self.atomic = request.atomic
@@ -123,6 +140,7 @@ struct CloudKitModification: Sendable {
     }
 
     private func perform(_ planned: Planned, in transaction: RecordTransaction) throws -> JSONValue {
+        if let growth = planned.schemaGrowth { try transaction.extendSchema(to: growth) }
         let operation = planned.operation
         let name = planned.recordName
         if operation.type.isDeletion {

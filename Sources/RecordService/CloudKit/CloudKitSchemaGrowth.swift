@@ -4,6 +4,10 @@ import RecordKit
 /// schema lacks adds it, typed from the value written (additive, as every schema change here);
 /// `production` refuses such a write, naming what is missing, until `shop schema deploy`
 /// brings development's schema over.
+///
+/// The additions are applied with the writes, in their transaction (each operation's
+/// ``share(of:for:typeName:)`` before it runs), so a request or an operation that fails adds
+/// nothing.
 enum CloudKitSchemaGrowth {
     /// The additions `operations` need on `schema`. `storedTypes` gives the type of stored
     /// records that operations without a `recordType` name; operations on records not found
@@ -44,6 +48,24 @@ enum CloudKitSchemaGrowth {
         }
         return typeOrder.compactMap { newTypes[$0].map(SchemaChange.addRecordType) }
             + newFields.map { SchemaChange.addField(recordType: $0.recordType, $0.field) }
+    }
+
+    /// What of `additions` the operation on a `typeName` record needs: its record type, with
+    /// only the fields the operation names, and the fields it names of an existing type. Empty
+    /// for an operation that needs nothing new.
+    static func share(of additions: [SchemaChange], for operation: CloudKitModifyRequest.Operation, typeName: String) -> [SchemaChange] {
+        let named = Set(operation.fields.keys)
+        return additions.compactMap { change in
+            switch change {
+            case .addRecordType(var type) where type.name == typeName:
+                type.fields = type.fields.filter { named.contains($0.name) }
+                return .addRecordType(type)
+            case .addField(let recordType, let field) where recordType == typeName && named.contains(field.name):
+                return change
+            default:
+                return nil
+            }
+        }
     }
 
     /// The refusal of `additions` in `production`, naming the first.

@@ -34,10 +34,12 @@ struct CloudKitStore: Sendable {
         }
     }
 
-    /// Applies additive `changes` to the schema in one transaction and returns the schema they made.
-    func apply(_ changes: [SchemaChange]) async throws(CloudKitError) -> Schema {
+    /// Adds to the schema what `schema` has and it lacks: a custom zone's records are in a
+    /// database of their own, which grows its schema with its writes; the database's schema,
+    /// which every zone follows, then takes what that added.
+    func merge(_ schema: Schema) async throws(CloudKitError) {
         do {
-            return try await database.apply(changes).schema
+            _ = try await database.updateSchema(to: schema, mode: .merge)
         } catch {
             throw CloudKitError(error)
         }

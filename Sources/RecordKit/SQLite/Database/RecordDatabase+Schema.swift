@@ -59,4 +59,22 @@ extension RecordTransaction {
         let changes = schema.changes(to: target, mode: mode)
         return SchemaUpdate(changes: changes, current: try apply(changes))
     }
+
+    /// Adds to the schema what `target` has and it lacks (what `target` leaves out is kept),
+    /// inside this transaction, and works under the grown schema from then on: the schema
+    /// changes commit with the transaction's record writes or roll back with them, so a batch
+    /// that fails grows nothing (CloudKit's just-in-time schema). Inside ``undoingOnFailure(_:)``,
+    /// a step that fails undoes its growth too. Returns the changes applied: none when the
+    /// schema has everything already, say because another writer added it first.
+    ///
+    /// - Throws: ``RecordError`` `schemaViolation` when `target` differs in a way that is not
+    ///   additive (a field of another type), naming it; nothing is applied then.
+    @discardableResult
+    public func extendSchema(to target: Schema) throws -> [SchemaChange] {
+        let update = try updateSchema(to: target, mode: .merge)
+        guard !update.changes.isEmpty else { return [] }
+        // Not the database's cached snapshot: that holds committed schemas only.
+        snapshot = SchemaSnapshot(version: update.current.version, schema: update.current.schema)
+        return update.changes
+    }
 }

@@ -8,7 +8,9 @@ internal import GRDB
 /// rolls back entirely when it throws. It is only valid inside that closure.
 public final class RecordTransaction {
     let db: Database
-    let snapshot: SchemaSnapshot
+    /// The schema the transaction works under: the committed one, until ``extendSchema(to:)``
+    /// grows it inside the transaction.
+    var snapshot: SchemaSnapshot
     /// Who the work acts for: what it reads is filtered, and what it writes checked, by this
     /// (``RecordTransaction+Access``).
     public let access: AccessPolicy
