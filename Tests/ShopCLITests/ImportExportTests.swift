@@ -135,6 +135,31 @@ import Testing
         }
     }
 
+    /// SIGINT while an import writes its rows (its transaction spilling into the WAL, not yet
+    /// committed) cancels it: exit 130, `cancelled (Ctrl-C)`, and not one row stored.
+    @Test func ctrlCDuringAnImportStoresNothing() async throws {
+        let sandbox = Sandbox()
+        let setUp = await shop([
+            "--db", sandbox.database, "-e", "schema add-field Items number INT64",
+            "-e", #"mutation { createLists(recordName: "L1", fields: {name: "Groceries"}) { name } }"#,
+        ])
+        try #require(setUp.status == 0, "\(setUp.errors)")
+        let file = try itemsFile(in: sandbox, count: 300_000, badRow: 0, bad: "")
+        let binary = try #require(ShopBinary.path, "the shop executable is not built next to the tests; run swift build --build-tests first")
+        let wal = sandbox.database + "-wal"
+        let run = try ShopBinary.run(binary, ["--db", sandbox.database, "-e", "import Items \(file)"], timeout: 300) { child in
+            let deadline = Date().addingTimeInterval(120)
+            func walBytes() -> Int { ((try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? Int) ?? 0 }
+            while child.isRunning, Date() < deadline, walBytes() < 2_000_000 {
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+            child.send(SIGINT)
+        }
+        #expect(run.status == 130, "\(run.errors)")
+        #expect(run.errors.hasSuffix("cancelled (Ctrl-C)\n"), "\(run.errors)")
+        #expect(await shop(["--db", sandbox.database, "-e", "count Items"]).output == "0\n")
+    }
+
     @Test func countsAndExportsFollowWhere() async throws {
         let sandbox = Sandbox()
         let run = await shop([

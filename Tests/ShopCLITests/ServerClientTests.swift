@@ -170,7 +170,7 @@ import Testing
             recordType: items, translator: try generated.fieldInputTranslator(for: "Items"), inputNames: names.fields, path: "items.csv",
             bytes: Array(text.utf8), format: .csv)
         var rows: [ImportFile.Row] = []
-        var progress = ProgressBar(console: Console(write: { _ in }, writeError: { _ in }), label: "import")
+        var progress = ProgressBar(console: Console(write: { _ in }, writeError: { _ in }), label: "import", interruption: Interruption())
         try file.forEachRow(progress: &progress) { rows.append($0) }
         #expect(rows.map(\.line) == [2, 3])
         #expect(rows[0].record.recordName == "I1")

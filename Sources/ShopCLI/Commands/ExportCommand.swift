@@ -36,7 +36,7 @@ struct ExportCommand: ShopCommand {
         let query = Query(recordType.name, predicate: try condition.map(PredicateParser.parse) ?? .all)
         let exporter = RecordExporter(recordType: recordType)
         let total = session.console.errorsAreTerminal ? try await session.backend.count(matching: query) : nil
-        var progress = ProgressBar(console: session.console, label: "export")
+        var progress = ProgressBar(console: session.console, label: "export", interruption: session.interruption)
         let chosenFormat = format ?? .guessed(from: file)
         guard let file else {
             session.console.flush()

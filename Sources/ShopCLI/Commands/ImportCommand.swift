@@ -39,7 +39,7 @@ struct ImportCommand: ShopCommand {
             recordType: recordType, translator: try generated.fieldInputTranslator(for: recordType.name), inputNames: names.fields, path: file,
             bytes: Array(data), format: format ?? .guessed(from: file)
         )
-        var progress = ProgressBar(console: session.console, label: "import")
+        var progress = ProgressBar(console: session.console, label: "import", interruption: session.interruption)
         let count = try await session.backend.importRecords(importFile, progress: &progress)
         session.show(
             .message("imported \(count) \(recordType.name) records from \(file)", ["recordType": .string(recordType.name), "count": .number(String(count))]))

@@ -45,7 +45,7 @@ struct ImportFile {
                 }
                 try body(row)
                 count += 1
-                progress.update(done: count, fraction: fraction)
+                try progress.update(done: count, fraction: fraction)
             }
         } catch {
             throw RecordError(wrapping: error)

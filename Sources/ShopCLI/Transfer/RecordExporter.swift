@@ -45,7 +45,7 @@ struct RecordExporter {
                 try write(chunk)
                 chunk = ""
             }
-            progress.update(done: count, fraction: total.map { $0 > 0 ? Double(count) / Double($0) : 1 } ?? 0)
+            try progress.update(done: count, fraction: total.map { $0 > 0 ? Double(count) / Double($0) : 1 } ?? 0)
         }
         if !chunk.isEmpty {
             do {
