@@ -38,6 +38,9 @@ struct OperationsRouteTests {
             #expect(metrics.text.contains("hb_requests\(health) 2\n"))
             #expect(metrics.text.contains("http_server_request_duration_count\(health) 2\n"))
             #expect(metrics.text.contains(#"hb_requests{http_route="/graphql",http_request_method="GET",http_response_status_code="401"} 1"# + "\n"))
+            // An error is an answer with an error status, counted under it; other answers count none.
+            #expect(metrics.text.contains(#"hb_request_errors{http_route="/graphql",http_request_method="GET",error_type="401"} 1"# + "\n"))
+            #expect(!metrics.text.contains(#"error_type="200""#))
             // The request for /metrics itself is the one in hand.
             #expect(metrics.text.contains(#"http_server_active_requests{http_request_method="GET"} 1.0"# + "\n"))
         }

@@ -5,7 +5,10 @@ import Synchronization
 
 /// Counts and times each request for `/metrics`, in the service's own registry, under the names
 /// Hummingbird's `MetricsMiddleware` gives them (`hb_requests`, `http_server_request_duration`,
-/// `hb_request_errors`, `http_server_active_requests`), so what reads one reads the other.
+/// `hb_request_errors`, `http_server_active_requests`), so what reads one reads the other. The
+/// service answers its errors as responses (rendered inside this middleware), so an error here is
+/// an answer with a 4xx or 5xx status, counted under its status as `error_type`, as Hummingbird
+/// counts an error thrown through it.
 ///
 /// Hummingbird's middleware records once the body is written, and to know when, it wraps every
 /// body in a closure: a body held in one buffer then loses `ResponseWriter`'s fast path, which
@@ -31,7 +34,7 @@ struct RequestMetricsMiddleware: RouterMiddleware {
             response = try await next(request, context)
         } catch {
             let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
-            metrics.endpoint(route: context.endpointPath ?? "NotFound", method: request.method, status: status).recordError(since: start)
+            metrics.endpoint(route: context.endpointPath ?? "NotFound", method: request.method, status: status).record(since: start)
             active.decrement()
             throw error
         }
@@ -62,21 +65,18 @@ private final class RequestMetrics: Sendable {
         var status: HTTPResponse.Status
     }
 
-    /// A route's requests answered with one status: how many, how long, how many threw.
+    /// A route's requests answered with one status: how many, how long, and, for an error status
+    /// (4xx and 5xx), how many failed.
     struct Endpoint: Sendable {
         let requests: Metrics.Counter
         let duration: Metrics.Timer
-        let errors: Metrics.Counter
+        let errors: Metrics.Counter?
 
         func record(since start: ContinuousClock.Instant) {
             requests.increment()
+            errors?.increment()
             let elapsed = (ContinuousClock.now - start).components
             duration.recordNanoseconds(elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
-        }
-
-        func recordError(since start: ContinuousClock.Instant) {
-            record(since: start)
-            errors.increment()
         }
     }
 
@@ -109,7 +109,8 @@ private final class RequestMetrics: Sendable {
                 duration: Metrics.Timer(
                     label: "http.server.request.duration", dimensions: dimensions + [("http.response.status_code", code)],
                     preferredDisplayUnit: .seconds, factory: factory),
-                errors: Metrics.Counter(label: "hb.request.errors", dimensions: dimensions + [("error.type", code)], factory: factory)
+                errors: status.code >= 400
+                    ? Metrics.Counter(label: "hb.request.errors", dimensions: dimensions + [("error.type", code)], factory: factory) : nil
             )
             endpoints[key] = endpoint
             return endpoint
