@@ -39,8 +39,18 @@ extension CloudKitController {
     /// `zones/modify`: `operations` of `{"operationType": "create" | "delete", "zone": {"zoneID"}}`,
     /// each applied in order; the result of each is in its place: the zone, `{zoneID, deleted:
     /// true}`, or `{zoneID, serverErrorCode, reason}`.
+    ///
+    /// Only the database's owner manages its zones: a user in their private database, an admin
+    /// or a server-to-server key in a public one. A zone of a public database holds the records of
+    /// many users, and deleting it deletes them all, so a user there gets 403 `ACCESS_DENIED`.
     @Sendable func modifyZones(_ request: Request, context: ServiceRequestContext) async throws -> Response {
-        _ = try context.requireWriter()
+        let principal = try context.requireWriter()
+        guard !(try context.requireAccess()).appliesGrants else {
+            throw CloudKitError(
+                .accessDenied,
+                "\(principal) may not create or delete zones of the public database, which hold every user's records; use an admin token, or zones of your private database (…/private/zones/modify)"
+            )
+        }
         let database = try context.requireDatabase().database
         let body = try await Self.body(of: request, context: context)
         let operations = try Self.array("operations", of: body, example: #"[{"operationType": "create", "zone": {"zoneID": {"zoneName": "Work"}}}]"#)

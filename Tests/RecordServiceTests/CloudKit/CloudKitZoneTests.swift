@@ -78,6 +78,32 @@ import Testing
         }
     }
 
+    /// A zone of the public database holds every user's records: only its owner (an admin)
+    /// creates or deletes one; a user manages the zones of their private database.
+    @Test func onlyTheDatabasesOwnerCreatesAndDeletesItsZones() async throws {
+        let fixture = try ServiceFixture()
+        let token = fixture.adminToken
+        let ann = try fixture.token(for: .user("ann"), label: "ann")
+        try await fixture.test { client in
+            _ = try await Self.createWork(client, token)
+            let annsList = #"{"zoneID": \#(Self.work), "operations": [\#(CloudKitRouteTests.create("Lists", "A1", #"{"name": {"value": "Ann's"}}"#))]}"#
+            #expect(try await client.send(.post, Self.database + "records/modify", token: ann, json: annsList).status == .ok)
+            for operation in ["create", "delete"] {
+                let zones = #"{"operations": [{"operationType": "\#(operation)", "zone": {"zoneID": {"zoneName": "Work"}}}]}"#
+                let refused = try await client.send(.post, Self.database + "zones/modify", token: ann, json: zones)
+                try CloudKitRouteTests.expectError(refused, .forbidden, "ACCESS_DENIED")
+            }
+            let kept = try await Self.post(client, "records/query", token, #"{"zoneID": \#(Self.work), "query": {"recordType": "Lists"}}"#)
+            #expect(kept["records"]?.arrayValue?.count == 1)
+            let privateDatabase = CloudKitChangesTests.privateDatabase
+            for operation in ["create", "delete"] {
+                let zones = #"{"operations": [{"operationType": "\#(operation)", "zone": {"zoneID": {"zoneName": "Work"}}}]}"#
+                let answer = try await client.send(.post, privateDatabase + "zones/modify", token: ann, json: zones)
+                #expect(answer.status == .ok && !answer.text.contains("serverErrorCode"), "\(answer.text)")
+            }
+        }
+    }
+
     @Test func zoneChangesNameTheZonesCreatedChangedAndDeletedAfterTheToken() async throws {
         let fixture = try ServiceFixture()
         let token = fixture.adminToken
