@@ -11,6 +11,8 @@ import RecordQL
 struct ShoppingStore {
     static let listType = "Lists"
     static let itemType = "Items"
+    /// The field of an item referencing its list.
+    static let listField = "list"
     let backend: any ShopBackend
 
     /// A list found by name and, when asked for, its item found by name (``ShopBackend/namedRecords(list:item:forAdding:)``).

@@ -97,7 +97,8 @@ final class RemoteBackend: ShopBackend {
     }
 
     func listSummaries() async throws(RecordError) -> [ShoppingStore.ListSummary] {
-        let answer = try await data("{ lists: Lists(sort: [{name: ASC}]) { name items: ItemsAggregate { count } } }", variables: .object([]))
+        let items = try itemsOfAList(in: try await schema())
+        let answer = try await data("{ lists: Lists(sort: [{name: ASC}]) { name items: \(items.aggregateName) { count } } }", variables: .object([]))
         return try ShoppingStore.ListSummary.decode(answer["lists"]?.text ?? "null", countKey: "items")
     }
 
@@ -131,7 +132,7 @@ final class RemoteBackend: ShopBackend {
         let schema = try await schema()
         let listType = try schema.requireRecordType(ShoppingStore.listType)
         let itemType = try schema.requireRecordType(ShoppingStore.itemType)
-        let nested = "items: \(itemType.name)(where: {name: {eq: $item}}, limit: 1) { \(GraphQLRecords.selection(of: itemType)) }"
+        let nested = "items: \(try itemsOfAList(in: schema).name)(where: {name: {eq: $item}}, limit: 1) { \(GraphQLRecords.selection(of: itemType)) }"
         let answer = try await data(
             "query($list: String!, $item: String!) { lists: \(listType.name)(where: {name: {eq: $list}}, limit: 1) { \(GraphQLRecords.selection(of: listType)) \(nested) } }",
             variables: .members(["list": .string(list), "item": .string(item)]))
@@ -141,6 +142,17 @@ final class RemoteBackend: ShopBackend {
         let items = try GraphQLRecords.records(lists[0], key: "items", of: itemType)
         _ = remembering([found] + items)
         return ShoppingStore.NamedRecords(list: found, item: items.first)
+    }
+
+    /// The field of a list's GraphQL object listing its items, with its aggregate beside it:
+    /// `Items`, or `Items_list` once Items has another reference to Lists.
+    private func itemsOfAList(in schema: Schema) throws(RecordError) -> GraphQLNameMap.Referrers {
+        let referrers = GraphQLNameMap(schema)[ShoppingStore.listType]?.referrers ?? []
+        guard let items = referrers.first(where: { $0.recordType == ShoppingStore.itemType && $0.field == ShoppingStore.listField }) else {
+            let missing = "\(ShoppingStore.itemType) has no field \(ShoppingStore.listField) referencing \(ShoppingStore.listType)"
+            throw RecordError(.schemaViolation, missing + "; the shopping commands need it", recordType: ShoppingStore.itemType)
+        }
+        return items
     }
 
     /// ``namedRecords(list:item:forAdding:)`` from the remembered records, noted in the running
