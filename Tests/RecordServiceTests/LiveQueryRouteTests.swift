@@ -1,6 +1,7 @@
 import Foundation
 import GraphQL
 import HummingbirdTesting
+import RecordQL
 import Testing
 
 @testable import RecordService
@@ -41,6 +42,34 @@ struct LiveQueryRouteTests {
     ])
     func anEventStreamIsAskedForByAccept(_ accept: String, _ asked: Bool) {
         #expect(GraphQLEventStream.isAccepted(accept) == asked)
+    }
+
+    /// urql's fetch exchange sends this `Accept` with every query and mutation.
+    static let urqlAccept = "application/graphql-response+json, application/graphql+json, application/json, text/event-stream, multipart/mixed"
+
+    @Test(arguments: [
+        (OperationKind.subscription, urqlAccept, true), (.query, urqlAccept, false), (.mutation, urqlAccept, false),
+        (.query, "text/event-stream", true), (.mutation, "text/event-stream", true), (.subscription, "application/json", false),
+        (.query, "application/json;q=0.5, text/event-stream", true), (.query, "text/event-stream;q=0.5, application/json", false),
+        (.mutation, "*/*, text/event-stream", false), (.query, "application/json", false),
+    ])
+    func aStreamAnswersASubscriptionAlwaysAQueryPreferringItAndAMutationAcceptingNothingElse(
+        _ kind: OperationKind, _ accept: String, _ streamed: Bool
+    ) {
+        #expect(GraphQLEventStream.answers(kind, accept: accept) == streamed)
+    }
+
+    @Test func aClientAcceptingJSONAndStreamsGetsJSONForQueriesAndMutations() async throws {
+        let fixture = try ServiceFixture()
+        try await fixture.test { client in
+            for document in [#"mutation { createLists(fields: {name: \"U\"}) { name } }"#, "{ Lists { name } }"] {
+                let answer = try await client.send(
+                    .post, "/graphql", token: fixture.adminToken, headers: [.accept: Self.urqlAccept], json: #"{"query":"\#(document)"}"#)
+                #expect(answer.status == .ok, "\(answer.text)")
+                #expect(answer.headers[.contentType] == "application/graphql-response+json; charset=utf-8")
+                #expect(answer.text.contains(#""name":"U""#))
+            }
+        }
     }
 
     @Test func theBufferOverflowsPastItsCapacityAndTakesNothingAfter() {

@@ -13,8 +13,9 @@ import RecordQL
 /// operation ran (field errors included). A client that accepts only `application/json` gets
 /// 200 for every GraphQL request error, as the draft's legacy type says. 401/403 without a
 /// fitting credential, 406 for an `Accept` the service cannot meet, 415 for a body that is not
-/// `application/json`. A request that accepts `text/event-stream` is answered as server-sent
-/// events (``GraphQLEventStream``): how a subscription is served over HTTP.
+/// `application/json`. A subscription whose request accepts `text/event-stream` is answered as
+/// server-sent events (``GraphQLEventStream``), and a query whose `Accept` prefers the stream to
+/// JSON (``GraphQLEventStream/answers(_:accept:)``).
 struct GraphQLController {
     let writes: IdempotentWrites
 
@@ -65,7 +66,7 @@ struct GraphQLController {
             return Self.response(status: status, json: error.response.json, mediaType: mediaType)
         }
         let access = try context.requireAccess()
-        if GraphQLEventStream.isAccepted(request.headers[.accept]) {
+        if GraphQLEventStream.answers(operation.kind, accept: request.headers[.accept]) {
             guard operation.kind != .mutation else {
                 throw ServiceError(
                     .notAcceptable, code: .badRequest,
@@ -111,11 +112,12 @@ struct GraphQLController {
         return answer
     }
 
-    /// The media type to answer with (an event stream's errors: `application/graphql-response+json`),
-    /// or 406.
+    /// The JSON media type to answer with (for a request accepting only an event stream, its
+    /// errors' `application/graphql-response+json`), or 406.
     static func responseType(for request: Request) throws(ServiceError) -> GraphQLMediaType {
-        if GraphQLEventStream.isAccepted(request.headers[.accept]) { return .graphQLResponse }
-        guard case .chosen(let type) = GraphQLMediaType.negotiate(request.headers[.accept]) else {
+        let accept = request.headers[.accept]
+        guard case .chosen(let type) = GraphQLMediaType.negotiate(accept) else {
+            if GraphQLEventStream.isAccepted(accept) { return .graphQLResponse }
             throw ServiceError(
                 .notAcceptable, code: .badRequest,
                 "the Accept header allows neither application/graphql-response+json nor application/json (charset utf-8)"

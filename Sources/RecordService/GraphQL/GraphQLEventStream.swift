@@ -21,13 +21,34 @@ enum GraphQLEventStream {
     /// Whether `accept` asks for an event stream (a `text/event-stream` range with a quality
     /// above 0).
     static func isAccepted(_ accept: String?) -> Bool {
+        quality(in: accept) > 0
+    }
+
+    /// The quality `accept` gives an event stream: that of its `text/event-stream` range, 0
+    /// when it names none.
+    static func quality(in accept: String?) -> Double {
         // Nearly every request names no event stream at all: no parsing for those.
-        guard let accept, mentionsEventStream(accept) else { return false }
-        return accept.split(separator: ",").contains { range in
+        guard let accept, mentionsEventStream(accept) else { return 0 }
+        for range in accept.split(separator: ",") {
             let parts = range.split(separator: ";").map { $0.trimmingWhitespace().lowercased() }
-            guard parts.first == mediaType else { return false }
-            let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
-            return quality > 0
+            guard parts.first == mediaType else { continue }
+            return parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+        }
+        return 0
+    }
+
+    /// Whether an operation of `kind` is answered as a stream for a request whose `Accept` is
+    /// `accept`: a subscription whenever a stream is acceptable; a query when the stream has the
+    /// higher quality than JSON (JSON on a tie, so a client listing both, as urql does, gets
+    /// JSON); a mutation only when JSON is not acceptable at all (which is then refused).
+    static func answers(_ kind: OperationKind, accept: String?) -> Bool {
+        let stream = quality(in: accept)
+        guard stream > 0 else { return false }
+        let json = GraphQLMediaType.best(accept)?.quality ?? 0
+        switch kind {
+        case .subscription: return true
+        case .query: return stream > json
+        case .mutation: return json == 0
         }
     }
 

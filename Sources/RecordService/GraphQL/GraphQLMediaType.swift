@@ -22,9 +22,15 @@ enum GraphQLMediaType: String, Sendable, CaseIterable {
     /// of highest quality, `application/graphql-response+json` on a tie, and for a request
     /// without `Accept`.
     static func negotiate(_ accept: String?) -> Negotiation {
+        best(accept).map { .chosen($0.type) } ?? .notAcceptable
+    }
+
+    /// ``negotiate(_:)``'s choice with the quality `accept` gives it (1 without `Accept`); `nil`
+    /// when nothing is acceptable.
+    static func best(_ accept: String?) -> (type: GraphQLMediaType, quality: Double)? {
         // A client sending one of the two types exactly (nearly every one) needs no parsing.
-        if let accept, let type = GraphQLMediaType(rawValue: accept) { return .chosen(type) }
-        guard let accept, !accept.allSatisfy(\.isWhitespace) else { return .chosen(.graphQLResponse) }
+        if let accept, let type = GraphQLMediaType(rawValue: accept) { return (type, 1) }
+        guard let accept, !accept.allSatisfy(\.isWhitespace) else { return (.graphQLResponse, 1) }
         var best: (type: GraphQLMediaType, quality: Double)?
         for range in accept.split(separator: ",") {
             let parts = range.split(separator: ";").map { $0.trimmingWhitespace() }
@@ -45,7 +51,7 @@ enum GraphQLMediaType: String, Sendable, CaseIterable {
                 best = (type, quality)
             }
         }
-        return best.map { .chosen($0.type) } ?? .notAcceptable
+        return best
     }
 
     /// The served types a media range names, preferred first.
