@@ -102,6 +102,32 @@ import Testing
         }
     }
 
+    /// Doubles whose shortest text needs 17 digits, shared by several records: a cursor that
+    /// rounded them lost the records after it, or (descending) returned the same page forever.
+    @Test func aDoubleKeyNeedingSeventeenDigitsPagesEveryRecordOnce() throws {
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
+        try db.addField(FieldDefinition("price", .double, flags: [.queryable, .sortable]), to: "Items")
+        try db.save(Shopping.list("L1", "Groceries"))
+        let prices = [0.1 + 0.2, 0.1 + 0.2, 0.1 + 0.2, 0.123456789012345678, 0.1 + 0.7, 0.1 + 0.7]
+        try db.modify(
+            prices.indices.map { index in
+                var item = Shopping.item("I\(index)", "Item \(index)", in: "L1")
+                item["price"] = .double(prices[index])
+                return .create(item)
+            })
+        for ascending in [true, false] {
+            let query = Query("Items", sort: [SortDescriptor("price", ascending: ascending)], limit: 1)
+            var seen: [Record] = []
+            var cursor: String?
+            repeat {
+                let page = try db.page(query, after: cursor)
+                seen += page.records
+                cursor = page.cursor
+            } while cursor != nil && seen.count <= prices.count
+            #expect(seen == (try db.records(matching: Query("Items", sort: query.sort))), "ascending: \(ascending)")
+        }
+    }
+
     @Test func theLastPageHasNoCursor() throws {
         let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.save(Shopping.list("L1", "a"))

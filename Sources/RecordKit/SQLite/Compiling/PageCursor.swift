@@ -25,9 +25,10 @@ struct PageCursor: Equatable {
             switch value.storage {
             case .null: json += "null"
             case .int64(let number): json += "{\"i\":\(number)}"
-            // Swift prints the shortest text that reads back as the same double, in JSON's syntax
-            // (the engine stores no NaN or infinity).
-            case .double(let number): json += "{\"d\":\(number)}"
+            // Swift prints the shortest text that reads back as the same double (the engine
+            // stores no NaN or infinity), held as a string: Foundation's JSON reader makes a
+            // decimal of a number, which rounds one needing 17 digits (0.30000000000000004).
+            case .double(let number): json += "{\"d\":\"\(number)\"}"
             case .string(let text):
                 json += "{\"s\":"
                 JSONText.append(text, to: &json)
@@ -60,7 +61,9 @@ struct PageCursor: Equatable {
             } else if let tagged = value as? [String: Any], tagged.count == 1, let (tag, payload) = tagged.first {
                 switch (tag, payload) {
                 case ("i", let number as NSNumber): keys.append(number.int64Value.databaseValue)
-                case ("d", let number as NSNumber): keys.append(number.doubleValue.databaseValue)
+                case ("d", let text as String):
+                    guard let number = Double(text), number.isFinite else { throw invalid }
+                    keys.append(number.databaseValue)
                 case ("s", let string as String): keys.append(string.databaseValue)
                 case ("b", let string as String):
                     guard let blob = Data(base64Encoded: string) else { throw invalid }
