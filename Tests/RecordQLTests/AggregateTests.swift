@@ -192,6 +192,30 @@ struct AggregateTests {
         #expect(plan.contains("USING COVERING INDEX") || plan.contains("USING INDEX"), "\(plan)")
     }
 
+    /// A sum past its type's range fails as `limitExceeded` saying what to do (SQLite failed
+    /// the INT64 sum as `internalError`, and the DOUBLE sum and average, infinite, read as no
+    /// value); the same fields aggregate as usual over records that stay in range.
+    @Test func aSumPastItsTypesRangeIsLimitExceeded() async throws {
+        let shop = try EngineFixture(bootstrap: try CKDBParser.parse(Self.schema))
+        try shop.database.save(Record("Lists", recordName: "L1", fields: ["name": .string("Big")]))
+        for (name, number, price) in [("a", Int64.max, 1e308), ("b", 1, 1e308)] {
+            try shop.database.save(
+                Record(
+                    "Items", recordName: name,
+                    fields: ["list": .reference(Reference("L1", action: .deleteSelf)), "number": .int64(number), "price": .double(price)]))
+        }
+        for selection in ["sum { number }", "sum { price }", "avg { price }"] {
+            for document in ["{ ItemsAggregate { count \(selection) } }", "{ Lists { ItemsAggregate { count \(selection) } } }"] {
+                let errors = await shop.run(document).errors
+                #expect(errors.map(\.code) == [.limitExceeded], "\(document)")
+                #expect(errors.first?.message.contains("aggregate fewer records") == true, "\(errors)")
+            }
+        }
+        #expect(
+            await shop.data(#"{ ItemsAggregate(where: {number: {eq: 1}}) { sum { number price } avg { price } } }"#)
+                == #"{"data":{"ItemsAggregate":{"sum":{"number":1,"price":1e+308},"avg":{"price":1e+308}}}}"#)
+    }
+
     @Test func aggregatesOfFieldsTheyDoNotApplyToAreRefused() async throws {
         let shop = try EngineFixture(bootstrap: try CKDBParser.parse(Self.schema))
         #expect(await shop.run("{ ItemsAggregate { sum { due } } }").errors.map(\.code) == [.schemaViolation])

@@ -81,7 +81,9 @@ extension ProjectionCompiler {
         switch (function, field.type) {
         case (.avg, .timestamp): return JSONEncodingSQL.timestamp("round(\(call))")
         case (_, .timestamp): return JSONEncodingSQL.timestamp(call)
-        case (.avg, _), (_, .double), (_, .number(preferred: nil)), (_, .number(preferred: .double)): return JSONEncodingSQL.double(call)
+        case (.sum, .double), (.sum, .number(preferred: nil)), (.sum, .number(preferred: .double)), (.avg, _):
+            return JSONEncodingSQL.double("shop_finite(\(call))")
+        case (_, .double), (_, .number(preferred: nil)), (_, .number(preferred: .double)): return JSONEncodingSQL.double(call)
         default: return call
         }
     }

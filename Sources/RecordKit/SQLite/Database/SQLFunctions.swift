@@ -27,7 +27,7 @@ enum SQLFunctions {
     }
 
     static func register(in db: Database) {
-        for function in [fold, distance, base64, jsonNumber] {
+        for function in [fold, distance, base64, jsonNumber, finite] {
             db.add(function: function)
         }
     }
@@ -38,6 +38,17 @@ extension SQLFunctions {
     static let base64 = DatabaseFunction("shop_base64", argumentCount: 1, pure: true) { values in
         Data.fromDatabaseValue(values[0])?.base64EncodedString()
     }
+
+    /// `shop_finite(x)`: `x`, or the error ``overflowMessage`` when it is a double past DOUBLE's
+    /// range, as a sum or an average of huge values is: SQLite answers infinity, which JSON
+    /// cannot hold (it read as no value).
+    static let finite = DatabaseFunction("shop_finite", argumentCount: 1, pure: true) { values in
+        if case .double(let number) = values[0].storage, !number.isFinite { throw DatabaseError(message: overflowMessage) }
+        return values[0]
+    }
+
+    /// What ``finite`` fails with; SQLite's `sum` of integers fails with `integer overflow`.
+    static let overflowMessage = "double overflow"
 
     /// `shop_json_number(x)`: JSON text of a number, integers as they are and doubles in Swift's
     /// shortest round-trip form; NULL stays NULL.

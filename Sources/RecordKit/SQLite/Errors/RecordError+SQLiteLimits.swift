@@ -19,9 +19,15 @@ extension RecordError {
     /// levels, a selection of records nested in records), else `nil`. Such a query changed
     /// nothing; a simpler one works.
     static func sqliteLimit(_ error: any Error) -> RecordError? {
-        guard let error = error as? DatabaseError, error.resultCode == .SQLITE_ERROR,
-            let message = error.message, let limit = sqliteLimitMessages.first(where: { message.contains($0) })
-        else { return nil }
+        guard let error = error as? DatabaseError, error.resultCode == .SQLITE_ERROR, let message = error.message else { return nil }
+        if message == "integer overflow" || message == SQLFunctions.overflowMessage {
+            return RecordError(
+                .limitExceeded,
+                "a sum passed the range of its field's type (INT64 holds ±9,223,372,036,854,775,807, DOUBLE ±1.8e308); aggregate fewer records, with a narrower where:",
+                underlyingError: error
+            )
+        }
+        guard let limit = sqliteLimitMessages.first(where: { message.contains($0) }) else { return nil }
         return RecordError(
             .limitExceeded,
             "the query is too complex for SQLite to compile (\(limit)); nest fewer AND/OR levels in the predicate, or fewer records in the selection",
