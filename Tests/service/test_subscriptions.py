@@ -27,7 +27,7 @@ import websockets
 from gql import Client, gql
 from gql.transport.websockets import WebsocketsTransport
 
-from conftest import SHOP, Server, add_user, create_token
+from conftest import SHOP, Server, add_user, create_token, shop
 
 # Diaries are readable only by their creator.
 DIARIES = """
@@ -379,6 +379,40 @@ def test_the_protocol_close_codes(world):
     # The token may come in the upgrade's Authorization header instead.
     assert asyncio.run(close_code([{"type": "connection_init"}, {"type": "nonsense"}], headers=admin, world=world)) == 4400
     assert asyncio.run(close_code([], subprotocols=(), world=world)) == 4406
+
+
+def test_a_revoked_tokens_subscriptions_get_nothing_more_and_end(world):
+    add_user(world.folder, "carl", "carl-password-1234")
+    world.tokens["carl"] = create_token(world.folder, "--user", "carl", label="carl")
+    new_list(world, "REV", "Revoked")
+    stream = EventStream(world, items_of("REV"), who="carl")
+    assert names_of(json.loads(stream.next(10)[1])["data"]) == []
+
+    async def over_websocket():
+        async with websockets.connect(world.ws_url, subprotocols=[SUBPROTOCOL]) as ws:
+            await ws.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {world.tokens['carl']}"}}))
+            assert json.loads(await ws.recv())["type"] == "connection_ack"
+            await ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": {"query": items_of("REV")}}))
+            assert json.loads(await ws.recv())["payload"]["data"] == {"Items": []}
+            await asyncio.to_thread(shop, "token", "revoke", "carl", data=world.folder)
+            await asyncio.sleep(1.5)  # a token checked moments ago is trusted for a second
+            assert "errors" not in await asyncio.to_thread(world.graphql, create_item("REV", "after the revocation"))
+            messages = []
+            try:
+                while True:
+                    messages.append(await asyncio.wait_for(ws.recv(), timeout=10))
+            except websockets.ConnectionClosed:
+                pass
+            return ws.close_code, messages
+
+    code, messages = asyncio.run(over_websocket())
+    assert code == 4403 and messages == [], (code, messages)
+    # The event stream, open all along, gets an error in place of the commit, and ends.
+    name, data = stream.next(10)
+    assert name == "error" and "revoked" in data, (name, data)
+    with pytest.raises(queue.Empty):
+        stream.next(2)
+    stream.close()
 
 
 def test_a_subscriber_that_stops_reading_gets_an_error_and_is_closed(world):

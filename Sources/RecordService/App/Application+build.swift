@@ -42,7 +42,7 @@ public func buildRouter(_ state: ServiceState, logger: Logger) -> Router<Service
     OperationsController(state: state).addRoutes(to: router)
     LoginController(users: state.users, tokens: state.tokens, throttle: state.logins).addRoutes(to: router)
 
-    let graphQL = GraphQLController(writes: state.writes)
+    let graphQL = GraphQLController(writes: state.writes, credentials: CredentialMiddleware(tokens: state.tokens, keys: state.keys))
     graphQL.addRoutes(to: dataGroup(router, "", state: state, rendering: .graphQL, target: .fixed(.developmentPublic)))
     graphQL.addRoutes(to: dataGroup(router, databasePath, state: state, rendering: .graphQL, target: .path(container: state.configuration.container)))
     CloudKitController(writes: state.writes, uploads: state.uploads, users: state.users).addRoutes(

@@ -46,6 +46,19 @@ public struct CredentialMiddleware: RouterMiddleware {
         return principal
     }
 
+    /// Whether the token `text` still names a principal: a stream (a subscription over SSE or a
+    /// WebSocket) outlives the request that opened it, and asks before each event it sends, so
+    /// a token revoked meanwhile gets nothing more (within ``TokenStore``'s second of caching).
+    /// Accounts that cannot be read keep the stream; it asks again at its next event.
+    func isStillValid(_ text: String) async -> Bool {
+        do {
+            _ = try await principal(for: text)
+            return true
+        } catch {
+            return error.status != .unauthorized
+        }
+    }
+
     private func principal(for signature: ServerSignature, body: Data, path: String) async throws(ServiceError) -> Principal {
         let keys = self.keys
         // Looked up and verified on the blocking pool: the key is read from the accounts database.

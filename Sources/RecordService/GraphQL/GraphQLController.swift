@@ -18,6 +18,8 @@ import RecordQL
 /// JSON (``GraphQLEventStream/answers(_:accept:)``).
 struct GraphQLController {
     let writes: IdempotentWrites
+    /// Asked again by a subscription's stream before each event (``CredentialMiddleware/isStillValid(_:)``).
+    let credentials: CredentialMiddleware
 
     func addRoutes(to group: RouterGroup<ServiceRequestContext>) {
         group.get("graphql") { request, context in try await self.get(request, context: context) }
@@ -72,7 +74,12 @@ struct GraphQLController {
                     .notAcceptable, code: .badRequest,
                     "a mutation is answered with JSON, not an event stream; send it with 'Accept: application/graphql-response+json'")
             }
-            return GraphQLEventStream.response(operation, engine: engine, access: access, channel: context.channel)
+            let credentials = self.credentials
+            let token: String? = if case .token(let text)? = Credential(request) { text } else { nil }
+            return GraphQLEventStream.response(operation, engine: engine, access: access, channel: context.channel) {
+                guard let token else { return true }
+                return await credentials.isStillValid(token)
+            }
         }
         guard operation.kind != .subscription else {
             return Self.requestError(

@@ -68,8 +68,13 @@ enum GraphQLEventStream {
 
     private static let eventStreamBytes = Array("event-stream".utf8)
 
-    /// The stream answering `operation` (a query or a subscription) acting for `access`.
-    static func response(_ operation: PreparedOperation, engine: RecordQLEngine, access: AccessPolicy, channel: any Channel) -> Response {
+    /// The stream answering `operation` (a query or a subscription) acting for `access`; a
+    /// subscription asks `isAuthorized` before each event and pulse it sends, and ends with
+    /// `event: error` once its credential is revoked.
+    static func response(
+        _ operation: PreparedOperation, engine: RecordQLEngine, access: AccessPolicy, channel: any Channel,
+        isAuthorized: @escaping @Sendable () async -> Bool
+    ) -> Response {
         let headers: HTTPFields = [.contentType: mediaType + "; charset=utf-8", .cacheControl: "no-cache"]
         guard operation.kind == .subscription else {
             return Response(
@@ -93,6 +98,10 @@ enum GraphQLEventStream {
                     var wakeups = feed.buffer.wakeups.makeAsyncIterator()
                     while true {
                         let batch = feed.buffer.take()
+                        if !batch.results.isEmpty || batch.pulse, await !isAuthorized() {
+                            try await writer.write(ByteBuffer(string: event("error", GraphQLResponse.revoked.json)))
+                            break
+                        }
                         var text = batch.results.map { event("next", $0) }.joined()
                         if batch.pulse, text.isEmpty { text = ":\n\n" }
                         if batch.overflowed {

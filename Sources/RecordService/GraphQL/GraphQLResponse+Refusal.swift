@@ -9,6 +9,11 @@ extension GraphQLResponse {
         return response
     }
 
+    /// What a subscriber gets when its token was revoked while it listened, before it is disconnected.
+    static var revoked: GraphQLResponse {
+        refusal(.permissionFailure, "the token was revoked, so the subscription ended; subscribe again with a valid token (shop token create)")
+    }
+
     /// What a subscriber gets when it fell ``LiveFeed/capacity`` results behind, before it is disconnected.
     static var tooSlow: GraphQLResponse {
         refusal(

@@ -27,6 +27,8 @@ final class GraphQLWebSocketSession: Sendable {
     private struct Acknowledged: Sendable {
         var engine: RecordQLEngine
         var access: AccessPolicy
+        /// The token the connection was acknowledged with, asked about again before each event.
+        var token: String
     }
 
     private struct State {
@@ -144,7 +146,7 @@ final class GraphQLWebSocketSession: Sendable {
             } catch {
                 throw ServiceError(error)
             }
-            acknowledged = Acknowledged(engine: database.graphQL, access: principal.access(in: address))
+            acknowledged = Acknowledged(engine: database.graphQL, access: principal.access(in: address), token: token)
         } catch {
             await close(4403, "Forbidden: \(error.reason)")
             return false
@@ -202,7 +204,7 @@ final class GraphQLWebSocketSession: Sendable {
             await send(GraphQLWebSocketMessage.outgoing("next", id: id, payload: response.json))
             await send(GraphQLWebSocketMessage.outgoing("complete", id: id))
         case .subscription:
-            let feed = LiveFeed(acknowledged.engine.subscribe(operation, access: acknowledged.access)) { [channel] in
+            let feed = LiveFeed(acknowledged.engine.subscribe(operation, access: acknowledged.access), pulsing: true) { [channel] in
                 // Closed even if the client never reads the close frame.
                 _ = channel.eventLoop.scheduleTask(in: GraphQLEventStream.overflowGrace) { channel.close(promise: nil) }
             }
@@ -210,6 +212,10 @@ final class GraphQLWebSocketSession: Sendable {
             var wakeups = feed.buffer.wakeups.makeAsyncIterator()
             while !Task.isCancelled {
                 let batch = feed.buffer.take()
+                if !batch.results.isEmpty || batch.pulse, await !credentials.isStillValid(acknowledged.token) {
+                    await close(4403, "Forbidden: the token was revoked; connect again with a valid token")
+                    return
+                }
                 for result in batch.results {
                     await send(GraphQLWebSocketMessage.outgoing("next", id: id, payload: result))
                 }
