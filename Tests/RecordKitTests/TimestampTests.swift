@@ -28,6 +28,23 @@ import Testing
         #expect(Timestamp.format(Timestamp.date(milliseconds: milliseconds)) == text)
     }
 
+    /// A date or time that does not exist is refused, not rolled over into another one.
+    @Test(arguments: [
+        "2023-02-29", "2023-02-29T10:00:00Z", "2024-02-30T00:00:00Z", "2024-04-31", "2023-13-01", "2023-00-10", "2024-01-00",
+        "2023-01-01T25:00:00Z", "2023-01-01T23:61:00Z", "2023-01-01T23:59:60Z", "2023-02-29T25:61:00.500+02:00",
+    ])
+    func aDayOrTimeThatDoesNotExistIsRefused(text: String) {
+        #expect(Timestamp.parse(text) == nil)
+    }
+
+    @Test(arguments: [
+        ("2024-02-29", Int64(1_709_164_800_000)), ("2000-02-29T23:59:59Z", 951_868_799_000),
+        ("2023-12-31T23:59:59.999Z", 1_704_067_199_999), ("2023-06-30T12:00:00+02:00", 1_688_119_200_000),
+    ])
+    func aRealDayAndTimeParse(text: String, milliseconds: Int64) {
+        #expect(Timestamp.parse(text).map(Timestamp.milliseconds) == milliseconds)
+    }
+
     @Test func everyYearIsWrittenAsFoundationsFormatStyleWritesIt() {
         var generator = SystemRandomNumberGenerator()
         // Years 1 to about 11,000: the range written digit by digit, both sides of its edges, leap days.

@@ -78,8 +78,10 @@ public enum Timestamp {
         }
     }
 
-    /// Parses ISO-8601 with or without fractional seconds, or a bare date (`2026-11-21`).
+    /// Parses ISO-8601 with or without fractional seconds, or a bare date (`2026-11-21`); `nil`
+    /// for a date or time that does not exist (`2023-02-29`, `25:61`).
     public static func parse(_ text: String) -> Date? {
+        guard namesARealDateAndTime(text) else { return nil }
         if let date = try? formatStyle.parse(text) { return date }
         if let date = try? Date.ISO8601FormatStyle().parse(text) { return date }
         if let date = try? Date.ISO8601FormatStyle().year().month().day().parse(text) { return date }
@@ -87,4 +89,34 @@ public enum Timestamp {
     }
 
     private static let formatStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
+    /// Whether the fields `text` writes as `YYYY-MM-DD`, then `Thh:mm` and `:ss`, name a day of
+    /// the calendar and a time of day. Foundation's ISO-8601 parser takes any two digits and
+    /// rolls over: 2023-02-29 became March 1, 25:61 the next day at 02:01 — another date than
+    /// the one given, stored without a word. Texts of other forms are left to that parser.
+    static func namesARealDateAndTime(_ text: String) -> Bool {
+        let bytes = Array(text.utf8.prefix(19))
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[range] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        func separator(_ index: Int, _ character: Unicode.Scalar) -> Bool { index < bytes.count && bytes[index] == UInt8(ascii: character) }
+        guard let year = number(0..<4), separator(4, "-"), let month = number(5..<7), separator(7, "-"), let day = number(8..<10) else {
+            return true
+        }
+        let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard (1...12).contains(month), (1...days[month - 1]).contains(day) else { return false }
+        guard separator(10, "T") || separator(10, "t"), let hour = number(11..<13), separator(13, ":"), let minute = number(14..<16) else {
+            return true
+        }
+        guard hour <= 23, minute <= 59 else { return false }
+        guard separator(16, ":"), let second = number(17..<19) else { return true }
+        return second <= 59
+    }
 }
