@@ -161,7 +161,13 @@ struct CloudKitModification: Sendable {
             do {
                 saved = try transaction.update(recordType: type.name, recordName: name, fields: planned.fields, ifChangeTag: tag)
             } catch let error as RecordError where error.code == .unknownItem && operation.type == .forceUpdate {
-                saved = try create(record, in: transaction)
+                // Missing to this caller: created, unless a record it may not read holds the
+                // name, which stays as missing to it as to the update (nothing told about it).
+                do {
+                    saved = try create(record, in: transaction)
+                } catch let taken as RecordError where taken.code == .serverRecordChanged {
+                    throw error
+                }
             }
         case .replace, .forceReplace:
             let tag = operation.type == .replace ? operation.changeTag : nil
