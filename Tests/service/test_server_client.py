@@ -110,6 +110,18 @@ def test_the_list_and_item_commands_still_match_a_file_once_items_reference_list
             assert served.stdout == local.stdout, command
 
 
+def test_a_mutation_naming_its_transaction_is_applied_once_and_replayed_as_on_a_file(fresh_server, tmp_path):
+    mutation = 'mutation @transaction(id: "k1") { createLists(fields: {name: "K1"}) { name } }'
+    local_db = str(tmp_path / "l.sqlite")
+    for _ in range(2):
+        local = run_shop("--db", local_db, "-e", mutation)
+        served = remote(fresh_server, "-e", mutation)
+        assert served.returncode == local.returncode == 0, (served.stderr, local.stderr)
+        assert served.stdout == local.stdout
+    assert server_state(fresh_server, LIST_NAMES) == {"Lists": [{"name": "K1"}]}
+    assert "k1" in remote(fresh_server, "-e", "transactions").stdout
+
+
 @pytest.mark.parametrize("kind, account", [
     ("drop_after", "the server had applied the write once already; its stored result follows"),
     ("drop_before", "the server applied the write on attempt 2 (the earlier attempts never reached it)"),

@@ -73,6 +73,14 @@ public final class RecordQLEngine: Sendable {
         }
     }
 
+    /// The `id:` literal of the `@transaction` directive of the mutation in the document `text`,
+    /// if it has one: a client sending a document typed by a person names its retries with it
+    /// (the service refuses a request naming two transactions). `nil` for a text that does not
+    /// parse, or names its ID with a variable.
+    public static func transactionID(inDocument text: String) -> String? {
+        MutationPlan.transactionID(inDocument: text)
+    }
+
     /// Parses, validates and plans `document` against the current schema, without running it.
     ///
     /// - Throws: ``RequestFailure`` with the stage that failed (parse, validation, variables)

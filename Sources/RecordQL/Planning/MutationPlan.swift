@@ -104,6 +104,16 @@ struct MutationPlan: Sendable {
         return members
     }
 
+    /// The `id:` literal of the `@transaction` directive of a mutation in the document `text`
+    /// (``RecordQLEngine/transactionID(inDocument:)``).
+    static func transactionID(inDocument text: String) -> String? {
+        guard let document = try? GraphQL.parse(source: Source(body: text)) else { return nil }
+        for case let operation as OperationDefinition in document.definitions where operation.operation == .mutation {
+            if let id = try? transactionID(of: operation, variables: [:]) { return id }
+        }
+        return nil
+    }
+
     /// The `id:` of the operation's `@transaction` directive.
     private static func transactionID(of operation: OperationDefinition, variables: [String: Map]) throws(GraphQLFailure) -> String? {
         guard let directive = operation.directives.first(where: { $0.name.value == GraphQLNames.transactionDirective }) else { return nil }

@@ -237,10 +237,12 @@ final class RemoteBackend: ShopBackend {
     }
 
     func execute(_ document: String) async throws(RecordError) -> GraphQLResponse {
-        // A mutation anywhere in the document makes it a write; the server ignores the key of a query.
+        // A mutation anywhere in the document makes it a write; the server ignores the key of a
+        // query. A mutation naming its own transaction (`@transaction(id:)`) is sent under it.
         let isMutation = document.contains("mutation")
         let body = JSONValue.members(["query": .string(document)])
-        return try await graphQL(body, transactionID: isMutation ? UUID().uuidString.lowercased() : nil)
+        let id = isMutation ? RecordQLEngine.transactionID(inDocument: document) ?? UUID().uuidString.lowercased() : nil
+        return try await graphQL(body, transactionID: id)
     }
 
     func watch(_ document: String) async throws(RecordError) -> AsyncThrowingStream<GraphQLResponse, any Error> {
