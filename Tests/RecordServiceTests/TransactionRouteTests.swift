@@ -90,6 +90,22 @@ struct TransactionRouteTests {
             #expect(gone.text.contains(#""serverErrorCode":"NOT_FOUND""#))
             // The engine's remedy in the service's words, not the REPL's ("list them with: transactions").
             #expect(gone.text.contains("; list the stored transactions with GET …/transactions"), "\(gone.text)")
+            // Named as the caller gave it, not under the scope it is stored in.
+            #expect(gone.text.contains("there is no stored transaction 'k1';"), "\(gone.text)")
+        }
+    }
+
+    /// A key holding characters a path reserves is reached at its percent-encoded path.
+    @Test func aKeyWithReservedCharactersIsShownAndForgottenAtItsEncodedPath() async throws {
+        let fixture = try ServiceFixture()
+        try await fixture.test { client in
+            try await client.send(.post, "/graphql", token: fixture.adminToken, headers: [.idempotencyKey: "a/b%c?d"], json: Self.createList)
+            let path = Self.transactionsPath + "/a%2Fb%25c%3Fd"
+            let shown = try await client.send(.get, path, token: fixture.adminToken)
+            #expect(shown.status == .ok, "\(shown.text)")
+            #expect(shown.text.contains(#""id":"a/b%c?d""#))
+            #expect(try await client.send(.delete, path, token: fixture.adminToken).status == .noContent)
+            #expect(try await client.send(.get, path, token: fixture.adminToken).status == .notFound)
         }
     }
 }

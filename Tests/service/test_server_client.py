@@ -120,6 +120,11 @@ def test_a_mutation_naming_its_transaction_is_applied_once_and_replayed_as_on_a_
         assert served.stdout == local.stdout
     assert server_state(fresh_server, LIST_NAMES) == {"Lists": [{"name": "K1"}]}
     assert "k1" in remote(fresh_server, "-e", "transactions").stdout
+    for command in ("transaction show nosuch", "transaction delete nosuch"):
+        local = run_shop("--db", local_db, "-e", command)
+        served = remote(fresh_server, "-e", command)
+        assert served.returncode == local.returncode == 1
+        assert served.stderr == local.stderr, (served.stderr, local.stderr)
 
 
 @pytest.mark.parametrize("kind, account", [

@@ -21,16 +21,33 @@ struct TransactionsController {
 
     private func show(_ context: ServiceRequestContext) async throws -> Response {
         let (database, scope) = try Self.target(context)
-        let id = try context.parameters.require("id")
-        let stored = try await BlockingWork.run { () throws(RecordError) in try database.transaction(id: scope.storedID(id)) }
+        let id = try Self.id(context)
+        let stored = try await Self.asGiven(id) { () throws(RecordError) in try database.transaction(id: scope.storedID(id)) }
         return OperationsController.json(.ok, Self.json(stored, id: id))
     }
 
     private func forget(_ context: ServiceRequestContext) async throws -> Response {
         let (database, scope) = try Self.target(context)
-        let id = try context.parameters.require("id")
-        try await BlockingWork.run { () throws(RecordError) in try database.deleteTransaction(id: scope.storedID(id)) }
+        let id = try Self.id(context)
+        try await Self.asGiven(id) { () throws(RecordError) in try database.deleteTransaction(id: scope.storedID(id)) }
         return Response(status: .noContent)
+    }
+
+    /// The ID the path names, percent-decoded: a key sent as `Idempotency-Key: a/b%c` is
+    /// shown at `…/transactions/a%2Fb%25c`.
+    private static func id(_ context: ServiceRequestContext) throws -> String {
+        let segment = try context.parameters.require("id")
+        return segment.removingPercentEncoding ?? segment
+    }
+
+    /// `body` on the blocking pool, a transaction it does not find named by `id` as the caller
+    /// gave it, not as it is stored (under the caller's scope).
+    private static func asGiven<T: Sendable>(_ id: String, _ body: @escaping @Sendable () throws(RecordError) -> T) async throws -> T {
+        do {
+            return try await BlockingWork.run(body)
+        } catch let error where error.reason == .unknownTransaction {
+            throw RecordDatabase.unknownTransaction(id)
+        }
     }
 
     private static func target(_ context: ServiceRequestContext) throws(ServiceError) -> (RecordDatabase, TransactionScope) {

@@ -93,7 +93,9 @@ extension RecordDatabase {
         }
     }
 
-    private static func unknownTransaction(_ id: String) -> RecordError {
+    /// The failure of showing or forgetting a transaction ID that is not stored, naming `id` as
+    /// the caller gave it (a service stores IDs under a scope of its own).
+    public static func unknownTransaction(_ id: String) -> RecordError {
         RecordError(.unknownItem, "there is no stored transaction '\(id)'", reason: .unknownTransaction, remedy: .listTransactions)
     }
 }

@@ -305,11 +305,12 @@ final class RemoteBackend: ShopBackend {
     }
 
     func transaction(id: String) async throws(RecordError) -> TransactionRow {
-        Self.transaction(try await json(try await send(.GET, "transactions/" + Self.pathSegment(id))))
+        Self.transaction(
+            try await json(try await Self.naming(id) { () throws(RecordError) in try await self.send(.GET, "transactions/" + Self.pathSegment(id)) }))
     }
 
     func deleteTransaction(id: String) async throws(RecordError) {
-        _ = try await send(.DELETE, "transactions/" + Self.pathSegment(id))
+        _ = try await Self.naming(id) { () throws(RecordError) in try await self.send(.DELETE, "transactions/" + Self.pathSegment(id)) }
     }
 
     // MARK: Requests
@@ -376,6 +377,15 @@ final class RemoteBackend: ShopBackend {
             throw RecordError(.internalError, "the server at \(location) answered with something that is not JSON")
         }
         return value
+    }
+
+    /// `request`'s answer; a 404 is the transaction `id` not stored, said as a file says it.
+    private static func naming(_ id: String, _ request: () async throws(RecordError) -> ServerResponse) async throws(RecordError) -> ServerResponse {
+        do {
+            return try await request()
+        } catch let error where error.code == .unknownItem {
+            throw RecordDatabase.unknownTransaction(id)
+        }
     }
 
     private static func pathSegment(_ text: String) -> String {
