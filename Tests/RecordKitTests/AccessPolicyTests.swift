@@ -190,6 +190,29 @@ import Testing
         #expect(try await names(.owner).contains("Diaries-owner"))
     }
 
+    /// A deleted record's tombstone goes only to those who could read it: a name in the feed
+    /// tells of a record as a lookup would. Deleted alone or by a cascade, the same.
+    @Test func aTombstoneGoesOnlyToThoseWhoCouldReadTheRecord() async throws {
+        let db = try Self.seeded()
+        try await db.write(access: .privateDatabase(of: "_ann")) { transaction in
+            try transaction.apply(.create(Record("Pages", recordName: "Pages-ann", fields: ["diary": .reference(Reference("Diaries-ann", action: .deleteSelf))])))
+        }
+        try await db.write { transaction in
+            for name in ["Diaries-owner", "Diaries-ann", "Notes-owner"] { _ = try transaction.delete(recordName: name) }
+        }
+        func tombstones(_ access: AccessPolicy) async throws -> [String] {
+            try await db.read(access: access) { transaction in
+                try transaction.changePage(ChangeFeedRequest(after: nil, limit: 100)).entries.compactMap { entry in
+                    if case .deleted(let name, _) = entry { name } else { nil }
+                }.sorted()
+            }
+        }
+        #expect(try await tombstones(Self.bob) == ["Notes-owner", "Pages-ann"])
+        #expect(try await tombstones(Self.world) == ["Notes-owner", "Pages-ann"])
+        #expect(try await tombstones(Self.ann) == ["Diaries-ann", "Notes-owner", "Pages-ann"])
+        #expect(try await tombstones(.owner) == ["Diaries-ann", "Diaries-owner", "Notes-owner", "Pages-ann"])
+    }
+
     @Test func anAssetIsReadOnlyThroughARecordTheCallerMayRead() async throws {
         var schema = try CKDBParser.parse(Self.schemaText)
         var diaries = try schema.requireRecordType("Diaries")

@@ -78,11 +78,11 @@ import Testing
             """
             CREATE TABLE _changes_v2 (seq INTEGER PRIMARY KEY AUTOINCREMENT, recordType TEXT NOT NULL, recordName TEXT NOT NULL, \
             kind TEXT NOT NULL CHECK (kind IN ('saved', 'deleted')), changeTag TEXT, at INTEGER NOT NULL);
-            INSERT INTO _changes_v2 SELECT * FROM _changes;
+            INSERT INTO _changes_v2 SELECT seq, recordType, recordName, kind, changeTag, at FROM _changes;
             INSERT INTO _changes_v2(seq, recordType, recordName, kind, changeTag, at) VALUES (41, 'Lists', 'gone', 'deleted', NULL, 0);
             DROP TABLE _changes;
             ALTER TABLE _changes_v2 RENAME TO _changes;
-            DELETE FROM grdb_migrations WHERE identifier LIKE 'v3%';
+            DELETE FROM grdb_migrations WHERE identifier LIKE 'v3%' OR identifier LIKE 'v7%';
             """)
         let reopened = try file.open()
         try reopened.save(Shopping.item("I1", "Milk", in: "L1"))
@@ -90,6 +90,25 @@ import Testing
         #expect(log.map(\.recordName) == ["L1", "gone", "I1"])
         #expect(log.map(\.sequence) == [1, 41, 42])
         #expect(try file.fetchStrings("SELECT sql FROM sqlite_schema WHERE name = '_changes'").allSatisfy { !$0.contains("AUTOINCREMENT") })
+    }
+
+    /// Version 6 kept no creators of deleted records; opening such a file adds the column, its
+    /// old deletions (of unknown creators) stay, and new ones carry their creator.
+    @Test func aDatabaseFromBeforeDeletionCreatorsLogsThemFromThenOn() throws {
+        let file = TemporaryDatabase()
+        let database = try file.open()
+        try database.save(Shopping.list("L1", "Groceries"))
+        try database.delete(recordName: "L1")
+        try file.executeSQL(
+            """
+            ALTER TABLE _changes DROP COLUMN createdBy;
+            DELETE FROM grdb_migrations WHERE identifier LIKE 'v7%';
+            """)
+        let reopened = try file.open()
+        try reopened.write(access: .privateDatabase(of: "_ann")) { try $0.apply(.create(Shopping.list("L2", "Tools"))) }
+        try reopened.delete(recordName: "L2")
+        #expect(try reopened.changes().map(\.recordName) == ["L1", "L1", "L2", "L2"])
+        #expect(try file.fetchStrings("SELECT coalesce(createdBy, '-') FROM _changes WHERE kind = 'deleted' ORDER BY seq") == ["-", "_ann"])
     }
 
     /// Version 5 had no log identity; opening such a file gives it one, which its new tokens

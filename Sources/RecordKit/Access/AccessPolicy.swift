@@ -37,6 +37,15 @@ public struct AccessPolicy: Sendable, Hashable {
             case .none: .not(.all)
             }
         }
+
+        /// Whether the scope reaches a record created by `creator` (`nil`: the owner).
+        public func reaches(createdBy creator: String?) -> Bool {
+            switch self {
+            case .all: true
+            case .createdBy(let name): creator == name
+            case .none: false
+            }
+        }
     }
 
     public let actor: Actor

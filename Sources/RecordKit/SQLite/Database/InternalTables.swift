@@ -5,7 +5,8 @@ internal import GRDB
 /// - `_meta`: the current schema (JSON) under key `schema`, the change log's floor and identity
 ///   (``RecordTransaction/changeLogFloor()``, ``RecordTransaction/changeLogIdentity()``);
 /// - `_schemaHistory`: every applied schema change with its time and resulting version;
-/// - `_changes`: the change log, written in the same transaction as each change (``ChangeLog``);
+/// - `_changes`: the change log, written in the same transaction as each change (``ChangeLog``),
+///   with the creator of each deleted record;
 /// - `_transactions`: stored results of batches sent with a transaction ID;
 /// - `_assets`: ASSET content, once per distinct SHA-256;
 /// - `_recordAuthors`: the users who created and last modified records (``RecordAuthors``);
@@ -78,6 +79,11 @@ enum InternalTables {
         migrator.registerMigration("v4: record authors", migrate: RecordAuthors.migrate)
         migrator.registerMigration("v5: record zones", migrate: ZoneRegistry.createTable)
         migrator.registerMigration("v6: change log identity", migrate: RecordTransaction.createChangeLogIdentity)
+        migrator.registerMigration("v7: creators of deleted records") { db in
+            // A deletion keeps who created the record, so the change feed tells of it only
+            // those who could read it (its tombstone names it).
+            try db.execute(sql: "ALTER TABLE _changes ADD COLUMN createdBy TEXT")
+        }
         return migrator
     }()
 

@@ -79,7 +79,9 @@ enum RecordAuthors {
     }
 
     /// Whether any user's write was ever recorded (one index probe).
-    private static func hasRows(_ db: Database) throws -> Bool {
+    /// Whether any record has a user recorded as its creator or modifier (none while only the
+    /// owner ever wrote).
+    static func hasRows(_ db: Database) throws -> Bool {
         try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM _recordAuthors)")) ?? false
     }
 }

@@ -13,6 +13,8 @@ struct ChangeLog {
         var kind: Change.Kind
         var changeTag: String?
         var at: Int64
+        /// The user who created a deleted record; `nil` for the owner, and for saves.
+        var createdBy: String?
     }
 
     private var entries: [Entry] = []
@@ -26,22 +28,24 @@ struct ChangeLog {
         recordTypes.insert(recordType)
     }
 
-    /// Logs that `recordName` of `recordType` was deleted at `at` (milliseconds).
-    mutating func deleted(_ recordType: String, _ recordName: String, at: Int64) {
-        entries.append(Entry(recordType: recordType, recordName: recordName, kind: .deleted, changeTag: nil, at: at))
+    /// Logs that `recordName` of `recordType`, created by `createdBy` (`nil`: the owner), was
+    /// deleted at `at` (milliseconds).
+    mutating func deleted(_ recordType: String, _ recordName: String, at: Int64, createdBy: String?) {
+        entries.append(Entry(recordType: recordType, recordName: recordName, kind: .deleted, changeTag: nil, at: at, createdBy: createdBy))
         recordTypes.insert(recordType)
     }
 
     /// Logs, set-wise in SQL, the deletion of the `recordType` records selected by `selection`
     /// (`FROM … WHERE …` with the JSON array `names` as parameter `?1`), after the pending
-    /// entries; returns their recordNames in log order. A cascade removing thousands of records
-    /// never brings their names through Swift twice.
+    /// entries, with their creators (while a user ever wrote); returns their recordNames in log
+    /// order. A cascade removing thousands of records never brings their names through Swift twice.
     mutating func logDeletions(of recordType: String, matching selection: String, names: String, at: Int64, in db: Database) throws -> [String] {
         try write(to: db)
+        let creator = try RecordAuthors.hasRows(db) ? "(SELECT _author.createdBy FROM _recordAuthors AS _author WHERE _author.recordName = _recordName)" : "NULL"
         try db.cachedStatement(
             sql: """
-                INSERT INTO _changes(recordType, recordName, kind, changeTag, at) \
-                SELECT ?2, _recordName, 'deleted', NULL, ?3 \(selection)
+                INSERT INTO _changes(recordType, recordName, kind, changeTag, at, createdBy) \
+                SELECT ?2, _recordName, 'deleted', NULL, ?3, \(creator) \(selection)
                 """
         ).execute(arguments: [names, recordType, at])
         guard db.changesCount > 0 else { return [] }
@@ -57,19 +61,21 @@ struct ChangeLog {
     mutating func write(to db: Database) throws {
         guard let first = entries.first else { return }
         defer { entries.removeAll(keepingCapacity: true) }
-        let insert = "INSERT INTO _changes(recordType, recordName, kind, changeTag, at)"
+        let insert = "INSERT INTO _changes(recordType, recordName, kind, changeTag, at, createdBy)"
         guard entries.count > 1 else {
-            try db.cachedStatement(sql: "\(insert) VALUES (?, ?, ?, ?, ?)")
-                .execute(arguments: [first.recordType, first.recordName, first.kind.rawValue, first.changeTag, first.at])
+            try db.cachedStatement(sql: "\(insert) VALUES (?, ?, ?, ?, ?, ?)")
+                .execute(arguments: [first.recordType, first.recordName, first.kind.rawValue, first.changeTag, first.at, first.createdBy])
             return
         }
         var json = "["
         for (index, entry) in entries.enumerated() {
             if index > 0 { json += "," }
             let changeTag = entry.changeTag.map(JSONText.string) ?? "null"
-            json += "[\(JSONText.string(entry.recordType)),\(JSONText.string(entry.recordName)),\"\(entry.kind.rawValue)\",\(changeTag),\(entry.at)]"
+            let createdBy = entry.createdBy.map(JSONText.string) ?? "null"
+            json += "[\(JSONText.string(entry.recordType)),\(JSONText.string(entry.recordName)),\"\(entry.kind.rawValue)\",\(changeTag),\(entry.at),\(createdBy)]"
         }
-        try db.cachedStatement(sql: "\(insert) SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 FROM json_each(?) ORDER BY key")
+        try db.cachedStatement(
+            sql: "\(insert) SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5 FROM json_each(?) ORDER BY key")
             .execute(arguments: [json + "]"])
     }
 }

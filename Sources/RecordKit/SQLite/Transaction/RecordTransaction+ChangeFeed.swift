@@ -20,7 +20,7 @@ extension RecordTransaction {
         }
         if let token = request.after { try checkServable(token) }
         let after = request.after?.sequence ?? 0
-        var sql = "SELECT seq, recordType, recordName FROM _changes WHERE seq > ?"
+        var sql = "SELECT seq, recordType, recordName, createdBy FROM _changes WHERE seq > ?"
         var arguments: StatementArguments = [after]
         if let recordTypes = request.recordTypes {
             sql += " AND recordType IN (SELECT value FROM json_each(?))"
@@ -32,16 +32,18 @@ extension RecordTransaction {
         let moreComing = rows.count > request.limit
         let window = rows.prefix(request.limit)
         // Each record once, at its last entry in the window, with the type that entry logged.
-        var last: [String: (index: Int, recordType: String)] = [:]
+        var last: [String: (index: Int, recordType: String, createdBy: String?)] = [:]
         for (index, row) in window.enumerated() {
-            last[row["recordName"]] = (index, row["recordType"])
+            last[row["recordName"]] = (index, row["recordType"], row["createdBy"])
         }
         var entries: [ChangePage.Entry] = []
         entries.reserveCapacity(last.count)
         for (recordName, logged) in last.sorted(by: { $0.value.index < $1.value.index }) {
             // The grants filter the feed as they filter every read: a record the reader may not
             // read is left out (neither its values nor a tombstone).
-            guard let entry = try currentState(of: recordName, loggedAs: logged.recordType, request: request) else { continue }
+            guard let entry = try currentState(of: recordName, loggedAs: logged.recordType, createdBy: logged.createdBy, request: request) else {
+                continue
+            }
             entries.append(entry)
         }
         let next: Int64 = moreComing ? window.last?["seq"] ?? after : max(window.last?["seq"] ?? after, try lastChangeSequence())
@@ -53,11 +55,17 @@ extension RecordTransaction {
         try changeToken(at: try lastChangeSequence())
     }
 
-    /// The state now of `recordName`, last logged as a `recordType` record; `nil` when it exists
-    /// but ``access`` may not read it.
-    private func currentState(of recordName: String, loggedAs recordType: String, request: ChangeFeedRequest) throws -> ChangePage.Entry? {
+    /// The state now of `recordName`, last logged as a `recordType` record (by `createdBy`, when
+    /// that entry is its deletion); `nil` when ``access`` may not read it, or could not read it
+    /// before it was deleted: its tombstone would tell a name the reader never saw.
+    private func currentState(
+        of recordName: String, loggedAs recordType: String, createdBy: String?, request: ChangeFeedRequest
+    ) throws -> ChangePage.Entry? {
         guard let record = try fetch(recordName: recordName), record.recordType == recordType else {
-            if access.appliesGrants, let existing = try locate(recordName), existing.recordType == recordType { return nil }
+            if access.appliesGrants {
+                if let existing = try locate(recordName), existing.recordType == recordType { return nil }
+                if let type = schema.recordType(named: recordType), !access.readScope(of: type).reaches(createdBy: createdBy) { return nil }
+            }
             return .deleted(recordName: recordName, recordType: recordType)
         }
         let json = try request.projections[recordType].flatMap { try self.json(recordName: recordName, recordType: recordType, projection: $0) }

@@ -18,7 +18,8 @@ extension RecordTransaction {
         try db.cachedStatement(sql: "DELETE FROM \(SQLName.table(location.recordType)) WHERE _rowid = ?")
             .execute(arguments: [location.rowID])
         let now = Timestamp.milliseconds(Date())
-        changeLog.deleted(location.recordType, recordName, at: now)
+        let createdBy = try RecordAuthors.hasRows(db) ? RecordAuthors.authors(of: recordName, in: db).createdBy : nil
+        changeLog.deleted(location.recordType, recordName, at: now, createdBy: createdBy)
         var deleted = [recordName]
         // Records deleted in the last round, by record type: only fields that may point at
         // one of those types (untyped, or declared to reference it) can cascade further.
