@@ -195,7 +195,8 @@ import Testing
     @Test func aTombstoneGoesOnlyToThoseWhoCouldReadTheRecord() async throws {
         let db = try Self.seeded()
         try await db.write(access: .privateDatabase(of: "_ann")) { transaction in
-            try transaction.apply(.create(Record("Pages", recordName: "Pages-ann", fields: ["diary": .reference(Reference("Diaries-ann", action: .deleteSelf))])))
+            let page = Record("Pages", recordName: "Pages-ann", fields: ["diary": .reference(Reference("Diaries-ann", action: .deleteSelf))])
+            try transaction.apply(.create(page))
         }
         try await db.write { transaction in
             for name in ["Diaries-owner", "Diaries-ann", "Notes-owner"] { _ = try transaction.delete(recordName: name) }
@@ -225,6 +226,16 @@ import Testing
         }
         #expect(try await db.read(access: Self.ann) { try $0.assetContent(sha256: asset.sha256) } == Data("secret scan".utf8))
         #expect(try await db.read(access: Self.bob) { try $0.assetContent(sha256: asset.sha256) } == nil)
+        // Saved by its checksum alone (as a record read back is), an asset must be one the
+        // writer may read: Ann's record keeps hers; Bob cannot take it into a record of his.
+        let stored = Asset(size: asset.size, sha256: asset.sha256)
+        try await db.write(access: Self.ann) { _ = try $0.apply(.save(Record("Diaries", recordName: "D", fields: ["scan": .asset(stored)]), ifChangeTag: nil)) }
+        await #expect(throws: RecordError.self) {
+            try await db.write(access: Self.bob) { _ = try $0.apply(.create(Record("Diaries", recordName: "B", fields: ["scan": .asset(stored)]))) }
+        }
+        await #expect(throws: RecordError.self) {
+            try await db.write { _ = try $0.apply(.create(Record("Diaries", recordName: "C", fields: ["scan": .asset(Asset(size: 1, sha256: asset.sha256))]))) }
+        }
     }
 }
 

@@ -194,6 +194,21 @@ import Testing
             }
             let content = try await client.send(.get, downloadPath, token: token)
             #expect(content.text == "picture bytes")
+            // Saved back as it was read (its asset as the record holds it), the record keeps it.
+            let tag = try Self.json(saved)["records"]?.arrayValue?.first?["recordChangeTag"]?.serialized ?? "null"
+            let fields = #"{"image": \#(image?.serialized ?? "null"), "caption": {"value": "again"}}"#
+            let record = #"{"recordType": "Photos", "recordName": "P1", "recordChangeTag": \#(tag), "fields": \#(fields)}"#
+            let replace = #"{"operations": [{"operationType": "replace", "record": \#(record)}]}"#
+            let replaced = try await client.send(.post, Self.database + "records/modify", token: token, json: replace)
+            #expect(replaced.status == .ok, "\(replaced.text)")
+            let kept = try Self.json(replaced)["records"]?.arrayValue?.first?["fields"]?["image"]?["value"]?["fileChecksum"]
+            #expect(kept != nil && kept == image?["value"]?["fileChecksum"])
+            // A checksum no stored asset has is refused, naming the field.
+            let unknown = #"{"image": {"value": {"fileChecksum": "\#(String(repeating: "ab", count: 32))", "size": 13}}}"#
+            let forged = #"{"operations": [{"operationType": "create", "record": {"recordType": "Photos", "recordName": "P2", "fields": \#(unknown)}}]}"#
+            let refused = try await client.send(.post, Self.database + "records/modify", token: token, json: forged)
+            try Self.expectError(refused, .badRequest, "BAD_REQUEST")
+            #expect(refused.text.contains("Photos.image"), "\(refused.text)")
         }
     }
 

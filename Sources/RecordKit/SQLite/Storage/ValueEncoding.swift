@@ -137,13 +137,8 @@ enum ValueEncoding {
             }
             return "[\(location.latitude),\(location.longitude)]".databaseValue
         case (.asset, .asset(let asset)):
-            guard asset.content != nil else {
-                throw RecordError(
-                    .invalidArguments,
-                    "\(recordType).\(field.name): an asset to save must carry its content (Asset(content:))",
-                    recordType: recordType, field: field.name
-                )
-            }
+            // An asset without its content names one stored already: the transaction checks it
+            // (``RecordTransaction``'s `storeAsset`).
             if asset.size > Limits.maximumAssetBytes {
                 throw RecordError(
                     .limitExceeded,

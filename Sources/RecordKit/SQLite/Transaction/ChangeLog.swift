@@ -18,6 +18,8 @@ struct ChangeLog {
     }
 
     private var entries: [Entry] = []
+    /// The members of an entry written as a JSON array, in the columns' order.
+    private static let entryMembers = (0...5).map { "value ->> \($0)" }.joined(separator: ", ")
     /// The record types of every entry logged in the transaction, written or not (what its
     /// commit notice names, ``CommitNotice``).
     private(set) var recordTypes: Set<String> = []
@@ -41,7 +43,8 @@ struct ChangeLog {
     /// order. A cascade removing thousands of records never brings their names through Swift twice.
     mutating func logDeletions(of recordType: String, matching selection: String, names: String, at: Int64, in db: Database) throws -> [String] {
         try write(to: db)
-        let creator = try RecordAuthors.hasRows(db) ? "(SELECT _author.createdBy FROM _recordAuthors AS _author WHERE _author.recordName = _recordName)" : "NULL"
+        let creator =
+            try RecordAuthors.hasRows(db) ? "(SELECT _author.createdBy FROM _recordAuthors AS _author WHERE _author.recordName = _recordName)" : "NULL"
         try db.cachedStatement(
             sql: """
                 INSERT INTO _changes(recordType, recordName, kind, changeTag, at, createdBy) \
@@ -72,10 +75,9 @@ struct ChangeLog {
             if index > 0 { json += "," }
             let changeTag = entry.changeTag.map(JSONText.string) ?? "null"
             let createdBy = entry.createdBy.map(JSONText.string) ?? "null"
-            json += "[\(JSONText.string(entry.recordType)),\(JSONText.string(entry.recordName)),\"\(entry.kind.rawValue)\",\(changeTag),\(entry.at),\(createdBy)]"
+            json += "[\(JSONText.string(entry.recordType)),\(JSONText.string(entry.recordName)),\"\(entry.kind.rawValue)\","
+            json += "\(changeTag),\(entry.at),\(createdBy)]"
         }
-        try db.cachedStatement(
-            sql: "\(insert) SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5 FROM json_each(?) ORDER BY key")
-            .execute(arguments: [json + "]"])
+        try db.cachedStatement(sql: "\(insert) SELECT \(Self.entryMembers) FROM json_each(?) ORDER BY key").execute(arguments: [json + "]"])
     }
 }

@@ -259,7 +259,7 @@ public final class RecordTransaction {
             }
         }
         for asset in assets {
-            try storeAsset(asset)
+            try storeAsset(asset, field: slot.field, in: layout.recordType.name)
         }
         return stored
     }
@@ -289,8 +289,21 @@ public final class RecordTransaction {
         }
     }
 
-    private func storeAsset(_ asset: Asset) throws {
-        guard let content = asset.content else { return }
+    /// Stores the content of `asset`; one without content must name an asset stored already,
+    /// of that size, that ``access`` may read (through a record it may read): a record saved
+    /// back as it was read keeps its asset, and a checksum alone reaches no one else's file.
+    private func storeAsset(_ asset: Asset, field: FieldDefinition, in recordType: String) throws {
+        guard let content = asset.content else {
+            let size = try Int.fetchOne(db.cachedStatement(sql: "SELECT size FROM _assets WHERE sha256 = ?"), arguments: [asset.sha256])
+            guard size == asset.size, try mayReadAsset(sha256: asset.sha256) else {
+                throw RecordError(
+                    .invalidArguments,
+                    "\(recordType).\(field.name): no stored asset you may read has SHA-256 \(asset.sha256) and size \(asset.size); save the file's content (through a server: upload it with assets/upload and send its receipt)",
+                    recordType: recordType, field: field.name
+                )
+            }
+            return
+        }
         try db.cachedStatement(sql: "INSERT OR IGNORE INTO _assets(sha256, size, content) VALUES (?, ?, ?)")
             .execute(arguments: [asset.sha256, asset.size, content])
     }
