@@ -88,8 +88,8 @@ extension CloudKitController {
         // The body is optional here: none asks for every zone.
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
         let body = buffer.readableBytes == 0 ? JSONValue.object([:]) : try JSONValue.parse(Data(buffer: buffer))
-        let asked = try CloudKitZoneChangesToken.parse(body["syncToken"])
         let now = try await Self.blocking { () throws(RecordError) in try CloudKitZoneChangesToken.current(of: database) }
+        let asked = try CloudKitZoneChangesToken.parse(body["syncToken"], now: now)
         var zones: [JSONValue] = []
         for position in now.positions where asked?.position(of: position.id).map({ $0.sequence < position.sequence }) ?? true {
             zones.append(CloudKitZone.dictionary(RecordZone(name: position.name, id: position.id, createdAt: nil)))

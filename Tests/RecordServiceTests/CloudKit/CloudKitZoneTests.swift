@@ -123,6 +123,34 @@ import Testing
         }
     }
 
+    /// A zones/changes token is its database's: another database's (here production's, and
+    /// another user's private one) has expired there, rather than reading as every zone of the
+    /// token deleted.
+    @Test func aZoneChangesTokenOfAnotherDatabaseHasExpiredThere() async throws {
+        let fixture = try ServiceFixture()
+        let token = fixture.adminToken
+        let ann = try fixture.token(for: .user("ann"), label: "ann")
+        let bob = try fixture.token(for: .user("bob"), label: "bob")
+        try await fixture.test { client in
+            _ = try await Self.createWork(client, token)
+            guard case .string(let syncToken)? = try await Self.post(client, "zones/changes", token, "{}")["syncToken"] else {
+                Issue.record("no syncToken")
+                return
+            }
+            let body = #"{"syncToken": "\#(syncToken)"}"#
+            #expect(try await Self.post(client, "zones/changes", token, body)["zones"]?.arrayValue?.isEmpty == true)
+            let production = try await client.send(.post, CloudKitRouteTests.production + "zones/changes", token: token, json: body)
+            try CloudKitRouteTests.expectError(production, .gone, "CHANGE_TOKEN_EXPIRED")
+            let privateDatabase = CloudKitChangesTests.privateDatabase
+            let zones = #"{"operations": [{"operationType": "create", "zone": {"zoneID": \#(Self.work)}}]}"#
+            #expect(try await client.send(.post, privateDatabase + "zones/modify", token: ann, json: zones).status == .ok)
+            let anns = try CloudKitRouteTests.json(try await client.send(.post, privateDatabase + "zones/changes", token: ann, json: "{}"))
+            let crossed = try await client.send(
+                .post, privateDatabase + "zones/changes", token: bob, json: #"{"syncToken": \#(anns["syncToken"]?.serialized ?? "null")}"#)
+            try CloudKitRouteTests.expectError(crossed, .gone, "CHANGE_TOKEN_EXPIRED")
+        }
+    }
+
     @Test func anUnknownZoneIsZoneNotFoundEverywhere() async throws {
         let fixture = try ServiceFixture()
         let token = fixture.adminToken
