@@ -88,6 +88,16 @@ import Testing
         return nil
     }
 
+    /// A spreadsheet's CSV starts with a byte order mark: it is not part of the first column's name.
+    @Test func aCSVStartingWithAByteOrderMarkImports() async throws {
+        let sandbox = Sandbox()
+        let file = sandbox.folder.appendingPathComponent("bom.csv")
+        try Data([0xEF, 0xBB, 0xBF] + Array("recordName,name\nL1,Groceries\n".utf8)).write(to: file)
+        let run = await shop(["--db", sandbox.database, "-e", "import Lists \(file.path)", "-e", "lists"])
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.contains("imported 1 Lists records") && run.output.contains("Groceries"), "\(run.output)")
+    }
+
     @Test func csvQuotesWhatItMustAndTellsAbsentFromEmpty() throws {
         #expect(CSV.line(["plain", "a,b", "say \"x\"", "two\nlines", "", nil, "é"]) == "plain,\"a,b\",\"say \"\"x\"\"\",\"two\nlines\",\"\",,é\n")
         var reader = CSV.Reader(Array("a,\"b\"\"c\",,\"\"\r\n\"multi\nline\",x\n".utf8))

@@ -21,6 +21,19 @@ struct ImportFile {
     let bytes: [UInt8]
     let format: TransferFormat
 
+    /// `bytes` of a file at `path` (named so in errors), without the byte order mark a
+    /// spreadsheet writes first (Excel's "CSV UTF-8"), which is not part of the first field name.
+    init(
+        recordType: RecordType, translator: FieldInputTranslator, inputNames: [String: String], path: String, bytes: [UInt8], format: TransferFormat
+    ) {
+        self.recordType = recordType
+        self.translator = translator
+        self.inputNames = inputNames
+        self.path = path
+        self.bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        self.format = format
+    }
+
     /// One row of the file: where it is, the record it makes, and its fields as the query
     /// language's `fields:` input (`TInput`'s names, JSON values) for a server to type again.
     struct Row {
