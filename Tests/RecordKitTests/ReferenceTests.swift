@@ -76,6 +76,27 @@ import Testing
         #expect(try db.records(matching: Shopping.itemsOf("L1")).recordNames == ["I1"])
     }
 
+    /// In one batch the order of saves does not matter: a record may come before the record it
+    /// references with DELETE_SELF (as an exported file, in recordName order, reads back). A
+    /// target the batch never saves fails it, naming the record holding the reference.
+    @Test func aBatchMaySaveAReferenceBeforeItsTargetButNotWithoutOne() throws {
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
+        try db.modify([.create(Shopping.item("I1", "Milk", in: "L1")), .create(Shopping.list("L1", "Groceries"))])
+        #expect(try db.records(matching: Shopping.itemsOf("L1")).recordNames == ["I1"])
+        try db.delete(recordName: "L1")
+        #expect(try db.fetch(recordName: "I1") == nil)
+        let before = try db.contentDump()
+        #expect {
+            try db.modify([.create(Shopping.item("I2", "Tea", in: "L2")), .create(Shopping.list("L3", "Other"))])
+        } throws: { error in
+            guard let error = error as? RecordError else { return false }
+            return error.code == .referenceViolation && error.recordName == "I2" && error.message.contains("'L2'")
+        }
+        #expect(try db.contentDump() == before)
+        // A referrer deleted later in the batch needs no target.
+        try db.modify([.create(Shopping.item("I3", "Jam", in: "L4")), .delete(recordName: "I3")])
+    }
+
     @Test func aRecordDeletedEarlierInTheBatchCannotBeReferenced() throws {
         let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         try db.save(Shopping.list("L1", "Groceries"))

@@ -38,6 +38,15 @@ struct ListMutationTests {
         #expect(invalid.errors.first?.message.contains("$records at [1].fields.name") == true, "\(invalid.json)")
     }
 
+    /// One mutation is one batch: a record may reference one its later fields create.
+    @Test func aMutationMaySaveAReferenceBeforeItsTarget() async throws {
+        let shop = try EngineFixture()
+        let document =
+            #"mutation { i: createItems(recordName: "I1", fields: {name: "Milk", list: {recordName: "L1", action: DELETE_SELF}}) { name } l: createLists(recordName: "L1", fields: {name: "Groceries"}) { name } }"#
+        #expect(await shop.run(document).errors.isEmpty)
+        #expect(await shop.data("{ Lists { name Items { name } } }") == #"{"data":{"Lists":[{"name":"Groceries","Items":[{"name":"Milk"}]}]}}"#)
+    }
+
     @Test func updateManyChangesEachRecordAndHonoursChangeTags() async throws {
         let shop = try EngineFixture()
         await shop.createList("L1", "Groceries", items: [("I1", "Milk"), ("I2", "Bread")])

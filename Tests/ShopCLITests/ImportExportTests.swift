@@ -98,6 +98,33 @@ import Testing
         #expect(run.output.contains("imported 1 Lists records") && run.output.contains("Groceries"), "\(run.output)")
     }
 
+    /// An export is in recordName order, so a record may come before the record it references
+    /// with DELETE_SELF: the file imports back all the same; a target it lacks names its line.
+    @Test(arguments: [TransferFormat.csv, .jsonl])
+    func anExportWhoseRecordsReferenceLaterOnesImportsBack(format: TransferFormat) async throws {
+        let sandbox = Sandbox()
+        let (source, target) = (sandbox.folder.appendingPathComponent("a.sqlite").path, sandbox.folder.appendingPathComponent("b.sqlite").path)
+        let schema = ["-e", "schema add-type C", "-e", "schema add-field C p REFERENCE QUERYABLE", "-e", "schema add-field C name STRING"]
+        #expect(await shop(["--db", source] + schema).status == 0)
+        #expect(await shop(["--db", target] + schema).status == 0)
+        let child = #"a: createC(recordName: "a", fields: {name: "child", p: {recordName: "b", action: DELETE_SELF}}) { name }"#
+        let create = #"mutation { b: createC(recordName: "b", fields: {name: "parent"}) { name } \#(child) }"#
+        #expect(await shop(["--db", source, "-e", create]).status == 0)
+        let file = sandbox.folder.appendingPathComponent("c.\(format.rawValue)").path
+        #expect(await shop(["--db", source, "-e", "export C \(file) --format \(format.rawValue)"]).status == 0)
+        let imported = await shop(["--db", target, "-e", "import C \(file) --format \(format.rawValue)", "-e", "count C"])
+        #expect(imported.status == 0, "\(imported.errors)")
+        #expect(imported.output.hasSuffix("2\n"), "\(imported.output)")
+        // Without the parent, the child's line is named.
+        let text = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").filter { !$0.contains("parent") }.joined(separator: "\n")
+        try (text + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let other = sandbox.folder.appendingPathComponent("c2.sqlite").path
+        #expect(await shop(["--db", other] + schema).status == 0)
+        let refused = await shop(["--db", other, "-e", "import C \(file) --format \(format.rawValue)"])
+        #expect(refused.status == 1)
+        #expect(refused.errors.contains("\(file):\(format == .csv ? 2 : 1): ") && refused.errors.contains("'b'"), "\(refused.errors)")
+    }
+
     @Test func csvQuotesWhatItMustAndTellsAbsentFromEmpty() throws {
         #expect(CSV.line(["plain", "a,b", "say \"x\"", "two\nlines", "", nil, "é"]) == "plain,\"a,b\",\"say \"\"x\"\"\",\"two\nlines\",\"\",,é\n")
         var reader = CSV.Reader(Array("a,\"b\"\"c\",,\"\"\r\n\"multi\nline\",x\n".utf8))

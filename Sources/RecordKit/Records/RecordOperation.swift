@@ -14,6 +14,14 @@ public enum RecordOperation: Sendable, Hashable, Codable {
     /// only while the records its writes were worked out from are as they were read
     /// (optimistic concurrency across records, where `ifChangeTag` guards one).
     case requireUnchanged(recordName: String, changeTag: String)
+
+    /// The record the operation writes, deletes or checks.
+    public var recordName: String {
+        switch self {
+        case .create(let record), .save(let record, _): record.recordName
+        case .update(_, let recordName, _, _), .delete(let recordName), .requireUnchanged(let recordName, _): recordName
+        }
+    }
 }
 
 /// What one operation did.

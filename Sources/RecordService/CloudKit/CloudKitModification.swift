@@ -111,13 +111,13 @@ struct CloudKitModification: Sendable {
     /// The `records` of the response, one per operation, in order. Throws the engine's error of
     /// the first failed operation of an atomic request.
     func apply(in transaction: RecordTransaction) throws -> [JSONValue] {
+        if atomic {
+            // Atomic, a record may be saved before the record it references (checked at the end).
+            return try transaction.deferringReferenceChecks { try planned.map { try apply($0, in: transaction) } }
+        }
         var results: [JSONValue] = []
         results.reserveCapacity(planned.count)
         for operation in planned {
-            if atomic {
-                results.append(try apply(operation, in: transaction))
-                continue
-            }
             do {
                 results.append(try transaction.undoingOnFailure { try apply(operation, in: transaction) })
             } catch {

@@ -58,13 +58,21 @@ final class LocalBackend: ShopBackend {
     func importRecords(_ file: ImportFile, progress: inout ProgressBar) async throws(RecordError) -> Int {
         try write { transaction in
             var count = 0
-            try file.forEachRow(progress: &progress) { row in
-                do {
-                    _ = try transaction.apply(.create(row.record))
-                } catch {
-                    throw file.located(transaction.recordError(for: error), line: row.line)
+            do {
+                // A row may reference a record of a later row (an exported file is in
+                // recordName order): references are checked when the file is read.
+                try transaction.deferringReferenceChecks {
+                    try file.forEachRow(progress: &progress) { row in
+                        do {
+                            _ = try transaction.apply(.create(row.record))
+                        } catch {
+                            throw file.located(transaction.recordError(for: error), line: row.line)
+                        }
+                        count += 1
+                    }
                 }
-                count += 1
+            } catch let error as RecordError where error.code == .referenceViolation && !file.isLocated(error) {
+                throw file.located(error, line: file.line(of: error.recordName))
             }
             return count
         }

@@ -66,11 +66,28 @@ struct ImportFile {
     }
 
     /// `error`, met creating the record of the row at `line`, located: `FILE:LINE: ` before its
-    /// message.
-    func located(_ error: RecordError, line: Int) -> RecordError {
+    /// message (`FILE: ` when the line is not known).
+    func located(_ error: RecordError, line: Int?) -> RecordError {
         var located = error
-        located.message = "\(path):\(line): \(error.message)"
+        located.message = "\(path):" + (line.map { "\($0):" } ?? "") + " \(error.message)"
         return located
+    }
+
+    /// Whether `error` names this file already (``located(_:line:)``).
+    func isLocated(_ error: RecordError) -> Bool {
+        error.message.hasPrefix("\(path):")
+    }
+
+    /// The line of the row making the record `recordName`, read from the file again (for an
+    /// error found once every row was written); `nil` when no row names it.
+    func line(of recordName: String?) -> Int? {
+        guard let recordName else { return nil }
+        var found: Int?
+        try? forEachRow(bytes, format: format) { line, members, _ in
+            guard found == nil, let row = try? self.row(members, line: line), row.record.recordName == recordName else { return }
+            found = line
+        }
+        return found
     }
 
     /// Calls `body` with each row's line, its members (`recordName` and field names) and how far

@@ -52,18 +52,26 @@ extension RecordDatabase: RecordStore {
             var results: [RecordWriteResult] = []
             results.reserveCapacity(writes.count)
             var deleted: Set<String> = []
-            for (index, write) in writes.enumerated() {
-                if write.skipsIfAlreadyDeleted, case .delete(let recordName) = write.operation, deleted.contains(recordName) {
-                    results.append(.deleted([]))
-                    continue
+            do {
+                try transaction.deferringReferenceChecks {
+                    for (index, write) in writes.enumerated() {
+                        if write.skipsIfAlreadyDeleted, case .delete(let recordName) = write.operation, deleted.contains(recordName) {
+                            results.append(.deleted([]))
+                            continue
+                        }
+                        do {
+                            let result = try transaction.perform(write)
+                            if case .deleted(let names) = result { deleted.formUnion(names) }
+                            results.append(result)
+                        } catch {
+                            throw OperationFailure(index: index, error: transaction.recordError(for: error))
+                        }
+                    }
                 }
-                do {
-                    let result = try transaction.perform(write)
-                    if case .deleted(let names) = result { deleted.formUnion(names) }
-                    results.append(result)
-                } catch {
-                    throw OperationFailure(index: index, error: transaction.recordError(for: error))
-                }
+            } catch let error as RecordError {
+                // A reference whose target the batch never saved: the write holding it failed.
+                let index = writes.lastIndex { $0.operation.recordName == error.recordName } ?? 0
+                throw OperationFailure(index: index, error: error)
             }
             let bytes = try response(results)
             if let key { try Self.store(key, response: bytes, in: transaction) }

@@ -49,11 +49,11 @@ extension RecordDatabase {
     public func modify(_ operations: [RecordOperation], transactionID: String? = nil) throws(RecordError) -> BatchResult {
         try Self.checkBatchSize(operations.count)
         guard let transactionID else {
-            return try performWrite { transaction in BatchResult(results: try operations.map(transaction.apply)) }
+            return try performWrite { transaction in BatchResult(results: try transaction.deferringReferenceChecks { try operations.map(transaction.apply) }) }
         }
         let outcome = try recordErrors {
             try write(transactionID: transactionID, request: operations) { transaction in
-                BatchResult(results: try operations.map(transaction.apply))
+                BatchResult(results: try transaction.deferringReferenceChecks { try operations.map(transaction.apply) })
             }
         }
         return BatchResult(results: outcome.result.results, isReplay: outcome.isReplay)

@@ -9,6 +9,7 @@ extension RecordTransaction {
     public func undoingOnFailure<T>(_ body: () throws -> T) throws -> T {
         let logBefore = changeLog
         let schemaBefore = snapshot
+        let pendingBefore = pendingTargets
         var outcome: Result<T, any Error>?
         try db.inSavepoint {
             do {
@@ -23,6 +24,7 @@ extension RecordTransaction {
         if case .failure = outcome {
             changeLog = logBefore
             snapshot = schemaBefore
+            pendingTargets = pendingBefore
             forgetKnownRecordNames()
         }
         return try outcome.get()

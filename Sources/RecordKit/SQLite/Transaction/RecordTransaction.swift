@@ -20,6 +20,9 @@ public final class RecordTransaction {
     private var knownRecordTypes: [ExactText: String] = [:]
     /// What this transaction saved and deleted, written to `_changes` before it commits.
     var changeLog = ChangeLog()
+    /// References written inside ``deferringReferenceChecks(_:)`` whose target was not there
+    /// yet; `nil` outside one.
+    var pendingTargets: [PendingTarget]?
 
     /// The database file, for error messages; `nil` in memory.
     private let databasePath: String?
@@ -107,7 +110,7 @@ public final class RecordTransaction {
         for (name, value) in record.fields {
             let slot = try layout.slot(name)
             try checkNotEmpty(value, of: slot.field, in: record.recordType, recordName: record.recordName)
-            let stored = try encode(value, into: &encoded, slot: slot, layout: layout)
+            let stored = try encode(value, into: &encoded, slot: slot, layout: layout, of: record.recordName)
             saved.fields[name] = ValueEncoding.decode(stored.value, action: stored.action, type: slot.field.type)
         }
         let now = Timestamp.milliseconds(Date())
@@ -195,7 +198,7 @@ public final class RecordTransaction {
                 columns.append(slot.column)
                 if let action = slot.actionColumn { columns.append(action) }
                 if let value {
-                    try encode(value, into: &encoded, slot: slot, layout: layout)
+                    try encode(value, into: &encoded, slot: slot, layout: layout, of: recordName)
                 }
             }
         } catch {
@@ -243,11 +246,11 @@ public final class RecordTransaction {
         try checkChangeTag(ifChangeTag, stored: existing.changeTag, type: recordType, name: recordName)
     }
 
-    /// Encodes one field value into `encoded`, checking reference targets and storing assets;
-    /// returns the stored column values.
+    /// Encodes one field value of the record `recordName` into `encoded`, checking reference
+    /// targets and storing assets; returns the stored column values.
     @discardableResult
     private func encode(
-        _ value: Value, into encoded: inout [DatabaseValue], slot: TableLayout.Slot, layout: TableLayout
+        _ value: Value, into encoded: inout [DatabaseValue], slot: TableLayout.Slot, layout: TableLayout, of recordName: String
     ) throws -> (value: DatabaseValue, action: DatabaseValue?) {
         var assets: [Asset] = []
         let stored = try ValueEncoding.encode(value, for: slot.field, in: layout.recordType.name, assets: &assets)
@@ -255,7 +258,7 @@ public final class RecordTransaction {
         if let action = slot.actionColumn { encoded[action] = stored.action ?? .null }
         if slot.field.holdsReferences {
             for reference in value.references {
-                try checkTarget(of: reference, field: slot.field, in: layout.recordType.name)
+                try checkTarget(of: reference, field: slot.field, in: layout.recordType.name, from: recordName)
             }
         }
         for asset in assets {
@@ -265,11 +268,16 @@ public final class RecordTransaction {
     }
 
     /// A DELETE_SELF reference needs an existing target; a field that declares its referenced
-    /// type needs the target, when it exists, to be of that type.
-    private func checkTarget(of reference: Reference, field: FieldDefinition, in recordType: String) throws {
+    /// type needs the target, when it exists, to be of that type. Inside
+    /// ``deferringReferenceChecks(_:)`` a target not there yet is checked when the batch ends.
+    func checkTarget(of reference: Reference, field: FieldDefinition, in recordType: String, from referrer: String) throws {
         guard reference.action == .deleteSelf || field.referencedType != nil else { return }
         let targetType = try knownRecordTypes[ExactText(reference.recordName)] ?? locate(reference.recordName)?.recordType
         guard let targetType else {
+            if pendingTargets != nil {
+                pendingTargets?.append(PendingTarget(reference: reference, field: field, recordType: recordType, referrer: referrer))
+                return
+            }
             guard reference.action != .deleteSelf else {
                 throw RecordError(
                     .referenceViolation,
