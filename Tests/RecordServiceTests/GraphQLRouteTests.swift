@@ -173,6 +173,30 @@ struct GraphQLRouteTests {
         }
     }
 
+    /// A request that fails once its operation is being planned (a limit below 0, a predicate
+    /// that does not parse) answers `"data": null` with its field errors: 200, as the draft asks
+    /// of a response holding `data`.
+    @Test(arguments: [#"{"query": "{ Lists(limit: -1) { name } }"}"#, #"{"query": "{ Lists(predicate: \"name >\") { name } }"}"#])
+    func aFieldErrorBeforeAnythingRanIs200WithNullData(body: String) async throws {
+        let fixture = try ServiceFixture()
+        try await fixture.test { client in
+            let response = try await client.send(.post, "/graphql", token: fixture.adminToken, json: body)
+            #expect(response.status == .ok, "\(response.text)")
+            #expect(response.text.hasPrefix(#"{"data":null,"errors":["#), "\(response.text)")
+        }
+    }
+
+    /// Under the legacy `application/json` a body that is no GraphQL request is still 400; only
+    /// GraphQL's own errors (parse, validation) are 200 there.
+    @Test(arguments: ["{bad", #"{"qeury": "{ Lists { name } }"}"#])
+    func aMalformedRequestIsABadRequestUnderApplicationJSONToo(body: String) async throws {
+        let fixture = try ServiceFixture()
+        try await fixture.test { client in
+            let response = try await client.send(.post, "/graphql", token: fixture.adminToken, headers: [.accept: "application/json"], json: body)
+            #expect(response.status == .badRequest, "\(response.text)")
+        }
+    }
+
     @Test func aClientAcceptingOnlyJSONGets200ForRequestErrors() async throws {
         let fixture = try ServiceFixture()
         try await fixture.test { client in

@@ -133,7 +133,8 @@ enum CloudKitFieldValue {
     private static func expectation(_ type: FieldType) -> String {
         switch type {
         case .string: "give a string"
-        case .int64, .double, .number: "give a number"
+        case .int64: "give a whole number within INT64's range (±9,223,372,036,854,775,807)"
+        case .double, .number: "give a number"
         case .timestamp: "give milliseconds since 1970"
         case .bytes: "give base64 text"
         case .reference: "give {\"recordName\": …, \"action\": \"NONE\"}"

@@ -29,6 +29,9 @@ struct CloudKitModification: Sendable {
         /// The schema with what this operation adds to it (``CloudKitSchemaGrowth``), which the
         /// operation's step extends the transaction's schema to; `nil` when it adds nothing.
         var schemaGrowth: Schema? = nil
+        /// Why the operation's values cannot be written, found typing them: a non-atomic
+        /// request answers it in the operation's place and applies the others.
+        var failure: CloudKitError? = nil
     }
 
     let planned: [Planned]
@@ -66,7 +69,16 @@ struct CloudKitModification: Sendable {
                 throw CloudKitError(
                     .badRequest, "\(operation.path): there is no record type \(typeName.debugDescription)", recordName: name, recordType: typeName)
             }
-            let fields = try Self.values(of: operation, type: type, uploads: uploads)
+            let fields: [String: Value?]
+            do {
+                fields = try Self.values(of: operation, type: type, uploads: uploads)
+            } catch {
+                let reason = error.reason.hasPrefix(operation.path) ? error.reason : "\(operation.path): \(error.reason)"
+                let failure = CloudKitError(error.code, reason, recordName: name, recordType: typeName)
+                guard !request.atomic else { throw failure }
+                planned.append(Planned(operation: operation, recordName: name, recordType: type, fields: [:], failure: failure))
+                continue
+            }
             let share = CloudKitSchemaGrowth.share(of: additions, for: operation, typeName: typeName)
             var growth: Schema?
             do {
@@ -118,6 +130,10 @@ struct CloudKitModification: Sendable {
         var results: [JSONValue] = []
         results.reserveCapacity(planned.count)
         for operation in planned {
+            if let failure = operation.failure {
+                results.append(failure.operationResult)
+                continue
+            }
             do {
                 results.append(try transaction.undoingOnFailure { try apply(operation, in: transaction) })
             } catch {

@@ -56,7 +56,11 @@ struct GraphQLController {
         do throws(GraphQLHTTPRequest.Malformed) {
             parameters = try readParameters()
         } catch {
-            return Self.requestError(.badRequest, error.reason, mediaType: mediaType)
+            // Not a GraphQL request at all (no JSON, no query): 400 under either media type, as
+            // the draft's legacy application/json appendix says too.
+            var refused = Self.requestError(.badRequest, error.reason, mediaType: mediaType)
+            refused.status = .badRequest
+            return refused
         }
         let engine = try context.requireDatabase().graphQL
         let operation: PreparedOperation
@@ -64,7 +68,14 @@ struct GraphQLController {
             operation = try await engine.prepare(document: parameters.query, variables: parameters.variables, operationName: parameters.operationName)
         } catch {
             if error.kind == .mutation, method != .post { throw Self.mutationOverGet }
-            let status: HTTPResponse.Status = error.stage == .parse ? .badRequest : .unprocessableContent
+            // A failure once the operation was being planned (its arguments translated) is a
+            // field error with `"data": null`: 200, as for one met running it.
+            let status: HTTPResponse.Status =
+                switch error.stage {
+                case .parse: .badRequest
+                case .execution: .ok
+                case .validation, .variables, .transaction: .unprocessableContent
+                }
             return Self.response(status: status, json: error.response.json, mediaType: mediaType)
         }
         let access = try context.requireAccess()

@@ -176,6 +176,23 @@ import Testing
         #expect(try db.fetch(recordName: "I1")?["name"] == .string("Milk"))
     }
 
+    /// A value of the wrong type or a field the type lacks is that operation's failure: in its
+    /// place in a non-atomic batch, named by its operation in an atomic one.
+    @Test func aValueThatCannotBeWrittenFailsItsOperationAlone() throws {
+        let (db, _) = try Self.seeded()
+        let operations = [
+            Self.operation("create", #"{"recordType": "Lists", "recordName": "L2", "fields": {"name": {"value": 5}}}"#),
+            Self.operation("create", #"{"recordType": "Lists", "recordName": "L3", "fields": {"name": {"value": "Garden"}}}"#),
+        ]
+        let results = try Self.modify(Self.batch(operations, atomic: false), in: db)
+        #expect(results.map { $0["serverErrorCode"] } == [.string("BAD_REQUEST"), nil])
+        #expect(results[0]["recordName"] == .string("L2") && results[0]["recordType"] == .string("Lists"))
+        #expect(try db.fetch(recordNames: ["L2", "L3"]).map(\.recordName) == ["L3"])
+        #expect {
+            try Self.modify(Self.batch(operations), in: db)
+        } throws: { ($0 as? CloudKitError)?.reason.hasPrefix("operations[0]: Lists.name is STRING") == true }
+    }
+
     @Test(arguments: [
         (#"{"operations": [{"operationType": "upsert", "record": {"recordName": "x"}}]}"#, "not an operation type"),
         (#"{"operations": [{"operationType": "create", "record": {"recordName": "x"}}]}"#, "recordType"),
