@@ -59,7 +59,7 @@ import Testing
         Case("item set Groceries Milk name=", "invalidArguments", "an item's name cannot be removed"),
         Case("item set Groceries Milk list=Nowhere", "unknownItem", "there is no list named 'Nowhere'"),
         Case("item set Groceries Milk recordName=x", "invalidArguments", "recordName is a system field"),
-        Case("items Groceries --sort name sideways", "invalidArguments", "--sort takes a field and optionally desc or asc"),
+        Case("items Groceries --sort desc name", "invalidArguments", "--sort takes fields, each optionally followed by desc or asc"),
         Case("items Groceries --sort", "invalidArguments", "Missing value for '--sort <field [desc]>'"),
         Case("items Groceries --where 'name =='", "invalidArguments", "expected a value after '=='"),
         Case("schema add-field Items number INTEGER", "invalidArguments", "'INTEGER' is not a field type"),

@@ -12,13 +12,14 @@ struct ItemsCommand: ShopCommand {
             With --json: an array of the items, each with its system fields.
             Example:
               items Groceries --sort number desc --where 'number >= 2'
+              items Groceries --sort number desc --sort name
             """
     )
 
     @Argument(help: "The list's name.")
     var list: String
 
-    @Option(parsing: .upToNextOption, help: ArgumentHelp("Sort by a field, descending with desc.", valueName: "field [desc]"))
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Sort by fields in turn, each descending with desc.", valueName: "field [desc]"))
     var sort: [String] = []
 
     @Option(name: .customLong("where"), help: ArgumentHelp("Only the items matching a predicate.", valueName: "predicate"))
@@ -44,13 +45,21 @@ struct ItemsCommand: ShopCommand {
         try condition.map(PredicateParser.parse) ?? .all
     }
 
-    /// The `--sort FIELD [desc|asc]` key, none without it.
+    /// The `--sort FIELD [desc|asc] …` keys in order (the option repeats, or takes several
+    /// fields), none without it.
     func sortDescriptors() throws(RecordError) -> [SortDescriptor] {
-        guard let field = sort.first else { return [] }
-        let direction = sort.dropFirst().first?.lowercased()
-        guard sort.count <= 2, direction == nil || direction == "desc" || direction == "asc" else {
-            throw RecordError(.invalidArguments, "--sort takes a field and optionally desc or asc, as in: --sort number desc")
+        var keys: [(field: String, direction: String?)] = []
+        for word in sort.flatMap({ $0.split(separator: " ").map(String.init) }) {
+            let direction = word.lowercased()
+            guard direction == "desc" || direction == "asc" else {
+                keys.append((word, nil))
+                continue
+            }
+            guard let last = keys.last, last.direction == nil else {
+                throw RecordError(.invalidArguments, "--sort takes fields, each optionally followed by desc or asc, as in: --sort number desc name")
+            }
+            keys[keys.count - 1].direction = direction
         }
-        return [SortDescriptor(field, ascending: direction != "desc")]
+        return keys.map { SortDescriptor($0.field, ascending: $0.direction != "desc") }
     }
 }
