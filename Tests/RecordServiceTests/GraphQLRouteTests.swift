@@ -186,17 +186,6 @@ struct GraphQLRouteTests {
         }
     }
 
-    /// Under the legacy `application/json` a body that is no GraphQL request is still 400; only
-    /// GraphQL's own errors (parse, validation) are 200 there.
-    @Test(arguments: ["{bad", #"{"qeury": "{ Lists { name } }"}"#])
-    func aMalformedRequestIsABadRequestUnderApplicationJSONToo(body: String) async throws {
-        let fixture = try ServiceFixture()
-        try await fixture.test { client in
-            let response = try await client.send(.post, "/graphql", token: fixture.adminToken, headers: [.accept: "application/json"], json: body)
-            #expect(response.status == .badRequest, "\(response.text)")
-        }
-    }
-
     @Test func aClientAcceptingOnlyJSONGets200ForRequestErrors() async throws {
         let fixture = try ServiceFixture()
         try await fixture.test { client in

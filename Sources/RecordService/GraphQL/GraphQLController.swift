@@ -56,11 +56,7 @@ struct GraphQLController {
         do throws(GraphQLHTTPRequest.Malformed) {
             parameters = try readParameters()
         } catch {
-            // Not a GraphQL request at all (no JSON, no query): 400 under either media type, as
-            // the draft's legacy application/json appendix says too.
-            var refused = Self.requestError(.badRequest, error.reason, mediaType: mediaType)
-            refused.status = .badRequest
-            return refused
+            return Self.requestError(.badRequest, error.reason, mediaType: mediaType)
         }
         let engine = try context.requireDatabase().graphQL
         let operation: PreparedOperation
