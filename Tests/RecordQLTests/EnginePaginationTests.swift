@@ -54,6 +54,15 @@ struct EnginePaginationTests {
         #expect(json == #"{"data":{"ItemsPage":{"cursor":null,"c":null}}}"#)
     }
 
+    /// An empty page has no last record to continue from: `limit: 0` is refused, not answered
+    /// with the null cursor that says the data ended.
+    @Test func aPageOfNoRecordsIsRefused() async throws {
+        let shop = try await Self.shopWithTies()
+        let response = await shop.run("{ ItemsPage(limit: 0) { records { name } cursor } }")
+        #expect(response.errors.map(\.code) == [.invalidArguments])
+        #expect(response.errors.first?.message.contains("at least 1 record") == true)
+    }
+
     @Test func aCursorOfAnotherQueryIsRefused() async throws {
         let shop = try await Self.shopWithTies()
         let first = await shop.data("{ ItemsPage(limit: 2) { cursor } }")

@@ -64,6 +64,11 @@ struct QueryPlan: Sendable {
                 let (recordType, names) = try Self.recordType(name, context: context, field: field)
                 let arguments = try ArgumentValues(of: field, in: rootType, context: context, variables: request.variables)
                 var query = try Self.translate(field, path: path) { () throws(RecordError) in try context.generated.query(name, arguments: arguments.map) }
+                guard query.limit != 0 else {
+                    // An empty page has no last record to go on from, and its null cursor
+                    // would say the data ended.
+                    throw GraphQLFailure(.invalidArguments, "a page holds at least 1 record; ask for limit: 1 or more", at: [field.node], path: path)
+                }
                 query.limit = ResponseLimits.capped(query.limit ?? Self.defaultPageSize, maximum: maximum)
                 let after = try Self.translate(field, path: path) { () throws(RecordError) in try context.generated.cursor(name, arguments: arguments.map) }
                 let members = try Self.pageMembers(field, recordType: recordType, names: names, collector: collector, maximum: maximum)
