@@ -110,6 +110,18 @@ def test_the_list_and_item_commands_still_match_a_file_once_items_reference_list
             assert served.stdout == local.stdout, command
 
 
+def test_a_bad_sort_or_predicate_says_through_a_server_what_it_says_on_a_file(fresh_server, tmp_path):
+    local_db = str(tmp_path / "l.sqlite")
+    for command in ("list add L", "schema add-field Items number INT64"):
+        assert run_shop("--db", local_db, "-e", command).returncode == 0
+        assert remote(fresh_server, "-e", command).returncode == 0
+    for command in ("items L --sort nope", "items L --where 'bogus == 1'", "count Items --where 'name == 1'", "items L --where 'number >'"):
+        local = run_shop("--db", local_db, "-e", command)
+        served = remote(fresh_server, "-e", command)
+        assert served.returncode == local.returncode == 1, command
+        assert served.stderr == local.stderr, (command, served.stderr, local.stderr)
+
+
 def test_a_mutation_naming_its_transaction_is_applied_once_and_replayed_as_on_a_file(fresh_server, tmp_path):
     mutation = 'mutation @transaction(id: "k1") { createLists(fields: {name: "K1"}) { name } }'
     local_db = str(tmp_path / "l.sqlite")

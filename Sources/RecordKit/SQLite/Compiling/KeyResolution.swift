@@ -26,6 +26,17 @@ struct ResolvedKey {
     }
 }
 
+extension Schema {
+    /// Checks that each sort key of `query` is a field of its record type or a system key
+    /// (`recordName`, `createdAt`…), throwing what the storage would (`schemaViolation`, with the
+    /// remedy that adds the field): a client of a server checks before it sends the query.
+    public func checkSortKeys(of query: Query) throws(RecordError) {
+        for key in query.sort where ResolvedKey.system(key.key, table: "") == nil {
+            _ = try requireField(key.key, of: query.recordType)
+        }
+    }
+}
+
 extension TableLayout {
     /// Resolves `key` (a user field or a system key) as read through `qualifier` (the table
     /// name, or an alias in nested queries), or throws `schemaViolation` naming it.

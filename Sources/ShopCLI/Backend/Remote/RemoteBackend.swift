@@ -59,7 +59,9 @@ final class RemoteBackend: ShopBackend {
     }
 
     func records(matching query: Query) async throws(RecordError) -> [Record] {
-        let type = try await schema().requireRecordType(query.recordType)
+        let schema = try await schema()
+        let type = try schema.requireRecordType(query.recordType)
+        try schema.checkSortKeys(of: query)
         let (document, variables) = GraphQLRecords.document(for: query, type: type)
         return remembering(try GraphQLRecords.records(try await data(document, variables: variables), key: "records", of: type))
     }
@@ -350,9 +352,11 @@ final class RemoteBackend: ShopBackend {
         }
     }
 
-    /// The `data` of a GraphQL response, or its first error.
+    /// The `data` of a GraphQL response to a document this client wrote, or its first error as
+    /// the engine would have thrown it in this process: with its remedy (which the REPL words),
+    /// without a position in a text the user never saw.
     private func data(of response: GraphQLResponse) throws(RecordError) -> JSONValue {
-        if let failure = GraphQLOutput.failure(of: response) { throw failure }
+        if let first = response.errors.first { throw ServerErrors.recordError(first) }
         guard let data = JSONValue(parsing: response.json)?["data"] else {
             throw RecordError(.internalError, "the server at \(location) answered without data")
         }
