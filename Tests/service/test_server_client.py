@@ -122,6 +122,19 @@ def test_a_bad_sort_or_predicate_says_through_a_server_what_it_says_on_a_file(fr
         assert served.stderr == local.stderr, (command, served.stderr, local.stderr)
 
 
+def test_a_schema_import_that_cannot_apply_says_through_a_server_what_it_says_on_a_file(fresh_server, tmp_path):
+    retype = tmp_path / "retype.ckdb"
+    retype.write_text("DEFINE SCHEMA\n    RECORD TYPE Items (\n        name INT64\n    );\n")
+    broken = tmp_path / "broken.ckdb"
+    broken.write_text("DEFINE SCHEMA RECORD TYPE (\n")
+    local_db = str(tmp_path / "l.sqlite")
+    for path in (retype, broken):
+        local = run_shop("--db", local_db, "-e", f"schema import {path}")
+        served = remote(fresh_server, "-e", f"schema import {path}")
+        assert served.returncode == local.returncode == 1
+        assert served.stderr == local.stderr, (served.stderr, local.stderr)
+
+
 def test_a_mutation_naming_its_transaction_is_applied_once_and_replayed_as_on_a_file(fresh_server, tmp_path):
     mutation = 'mutation @transaction(id: "k1") { createLists(fields: {name: "K1"}) { name } }'
     local_db = str(tmp_path / "l.sqlite")

@@ -288,6 +288,10 @@ final class RemoteBackend: ShopBackend {
     }
 
     func importSchema(ckdb text: String) async throws(RecordError) -> [String] {
+        // Parsed and checked here first, as a file does it: a syntax error with its line and
+        // column, a change that is not additive as schemaViolation (the server checks again).
+        let current = try await freshSchema()
+        _ = try current.applying(current.changes(to: try CKDBParser.parse(text), mode: .merge))
         let answer = try await json(try await send(.POST, "schema", body: .members(["ckdb": .string(text)])))
         cachedSchema = nil
         guard case .array(let changes)? = answer["changes"] else { return [] }
