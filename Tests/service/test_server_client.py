@@ -267,6 +267,10 @@ def test_an_unreachable_server_is_a_clear_error_naming_the_url():
     assert run.returncode == 1
     assert run.stderr.startswith("error: internalError: cannot reach the server at http://127.0.0.1:9")
     assert "shop serve is running there" in run.stderr
+    # With --json, a program reads the failure on standard output too.
+    as_json = run_shop("--server", "http://127.0.0.1:9", "--json", "-e", "lists")
+    assert as_json.returncode == 1
+    assert "cannot reach the server" in json.loads(as_json.stdout)["errors"][0]["message"]
 
 
 def test_a_refused_credential_is_a_clear_error_that_does_not_echo_the_token(fresh_server):

@@ -1,6 +1,7 @@
 import ArgumentParser
 public import Foundation
 import RecordKit
+import RecordQL
 
 /// The `shop` program: parses the command line, opens the database and runs the `-e` commands
 /// and `-f` files in order, or the interactive prompt, or standard input.
@@ -37,6 +38,8 @@ public enum Shop {
             backend = try await openBackend(options, environment: environment, console: console, interruption: interruption)
         } catch {
             console.writeError("\(errorStyle.errorLabel("error:")) \(RecordError.shownDescription(of: error))\n")
+            // With --json a program reads what failed on standard output, as for a failed command.
+            if options.json { console.print(JSONValue(error as? RecordError ?? RecordError(wrapping: error)).text) }
             return 1
         }
         let session = ShopSession(
