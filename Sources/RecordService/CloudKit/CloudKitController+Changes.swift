@@ -18,6 +18,13 @@ extension CloudKitController {
         let zone = try await CloudKitZone.resolve(body["zoneID"], in: database.database)
         let zoneID = zone.zone.id
         if let token = changes.feed.after, token.zone != zoneID {
+            // A zone of the token's that no longer exists was deleted (perhaps created again under
+            // its name): its token has expired, as CloudKit says of a re-created zone's.
+            let zones = try await Self.blocking { () throws(RecordError) in try database.database.zones() }
+            guard token.zone == 0 || zones.contains(where: { $0.id == token.zone }) else {
+                throw CloudKitError(
+                    .changeTokenExpired, "the syncToken is of a zone that was deleted since; fetch the changes again without one to rebuild the copy")
+            }
             throw CloudKitError(.badRequest, "the syncToken belongs to another zone; send the syncToken of this zone's last answer, or none to start over")
         }
         // Read as the caller: the engine leaves out records the grants do not let it read. Each

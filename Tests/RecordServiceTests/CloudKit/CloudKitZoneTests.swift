@@ -61,6 +61,10 @@ import Testing
             _ = try await Self.createWork(client, token)
             let inWork = #"{"zoneID": \#(Self.work), "operations": [\#(CloudKitRouteTests.create("Lists", "L1", #"{"name": {"value": "Office"}}"#))]}"#
             _ = try await Self.post(client, "records/modify", token, inWork)
+            guard case .string(let workToken)? = try await Self.post(client, "records/changes", token, #"{"zoneID": \#(Self.work)}"#)["syncToken"] else {
+                Issue.record("no syncToken")
+                return
+            }
             let deleted = try await Self.post(
                 client, "zones/modify", token, #"{"operations": [{"operationType": "delete", "zone": {"zoneID": \#(Self.work)}}]}"#)
             #expect(deleted["zones"]?.arrayValue?.first?["deleted"] == .bool(true))
@@ -72,6 +76,10 @@ import Testing
             _ = try await Self.createWork(client, token)
             let again = try await Self.post(client, "records/query", token, #"{"zoneID": \#(Self.work), "query": {"recordType": "Lists"}}"#)
             #expect(again["records"]?.arrayValue?.isEmpty == true)
+            // The token of the zone deleted has expired in the zone made again under its name.
+            let stale = try await client.send(
+                .post, Self.database + "records/changes", token: token, json: #"{"zoneID": \#(Self.work), "syncToken": "\#(workToken)"}"#)
+            try CloudKitRouteTests.expectError(stale, .gone, "CHANGE_TOKEN_EXPIRED")
             let again2 = try await Self.post(
                 client, "zones/modify", token, #"{"operations": [{"operationType": "delete", "zone": {"zoneID": {"zoneName": "_defaultZone"}}}]}"#)
             #expect(again2["zones"]?.arrayValue?.first?["serverErrorCode"] == .string("BAD_REQUEST"))
