@@ -39,6 +39,7 @@ import Testing
         Case("schema add-field Items number", "invalidArguments", "Missing expected argument '<field-type>'"),
         Case("list add 'Open", "invalidArguments", "unterminated ' quote"),
         Case("list add ''", "invalidArguments", "a list name cannot be empty"),
+        Case("item add Groceries ' '", "invalidArguments", "an item name cannot be empty"),
         Case("list delete Nowhere", "unknownItem", "there is no list named 'Nowhere'; see the lists with: lists"),
         Case("list rename Nowhere Somewhere", "unknownItem", "there is no list named 'Nowhere'"),
         Case("items Nowhere", "unknownItem", "there is no list named 'Nowhere'"),

@@ -124,7 +124,7 @@ struct ShoppingStore {
 
     private static func checkName(_ name: String, of kind: String) throws(RecordError) {
         if name.trimmingWhitespace.isEmpty {
-            throw RecordError(.invalidArguments, "a \(kind) name cannot be empty")
+            throw RecordError(.invalidArguments, "\(kind == "item" ? "an" : "a") \(kind) name cannot be empty or only spaces")
         }
     }
 }
