@@ -47,10 +47,15 @@ struct ItemSetCommand: ItemPositionalCommand {
     @OptionGroup var item: ItemArguments
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        try await session.store.setItem(item.name, in: item.list, assignments: try item.assignments.map(FieldAssignment.init(parsing:)))
+        let assignments = try item.assignments.map(FieldAssignment.init(parsing:))
+        try await session.store.setItem(item.name, in: item.list, assignments: assignments)
+        // Renamed or moved, the item is said where it is now.
+        let name = assignments.last { $0.field == "name" }?.text ?? item.name
+        let list = assignments.last { $0.field == ShoppingStore.listField }?.text ?? item.list
+        let now = (name, list) == (item.name, item.list) ? "" : "; it is now \(LineTokenizer.quote(name)) in \(LineTokenizer.quote(list))"
         session.show(
             .message(
-                "updated \(LineTokenizer.quote(item.name)) in \(LineTokenizer.quote(item.list))", ["list": .string(item.list), "item": .string(item.name)]))
+                "updated \(LineTokenizer.quote(item.name)) in \(LineTokenizer.quote(item.list))\(now)", ["list": .string(item.list), "item": .string(item.name)]))
         return .proceed
     }
 }
