@@ -53,9 +53,8 @@ struct ItemSetCommand: ItemPositionalCommand {
         let name = assignments.last { $0.field == "name" }?.text ?? item.name
         let list = assignments.last { $0.field == ShoppingStore.listField }?.text ?? item.list
         let now = (name, list) == (item.name, item.list) ? "" : "; it is now \(LineTokenizer.quote(name)) in \(LineTokenizer.quote(list))"
-        session.show(
-            .message(
-                "updated \(LineTokenizer.quote(item.name)) in \(LineTokenizer.quote(item.list))\(now)", ["list": .string(item.list), "item": .string(item.name)]))
+        let updated = "updated \(LineTokenizer.quote(item.name)) in \(LineTokenizer.quote(item.list))"
+        session.show(.message(updated + now, ["list": .string(item.list), "item": .string(item.name)]))
         return .proceed
     }
 }
