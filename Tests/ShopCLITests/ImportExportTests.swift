@@ -211,6 +211,10 @@ import Testing
         #expect(await shop(["--db", sandbox.database, "-e", "count Nope"]).errors.contains("schemaViolation"))
         let json = await shop(["--db", sandbox.database, "--json", "-e", "count Items"])
         #expect(json.output == #"{"recordType":"Items","count":3}"# + "\n")
+        // With --json, an export printed is one document: the records as one array, on one line.
+        let printed = await shop(["--db", sandbox.database, "--json", "-e", "export Items --where 'number >= 2'", "-e", "count Items"])
+        let lines = printed.output.split(separator: "\n")
+        #expect(lines.count == 2 && lines[0].hasPrefix("[{") && lines[0].hasSuffix("}]") && lines[0].contains(#""name":"Tea""#), "\(printed.output)")
     }
 
     @Test func aLongImportShowsProgressAtATerminalOnly() async throws {

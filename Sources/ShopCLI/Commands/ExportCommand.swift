@@ -40,7 +40,14 @@ struct ExportCommand: ShopCommand {
         let chosenFormat = format ?? .guessed(from: file)
         guard let file else {
             session.console.flush()
-            _ = try await exporter.run(query, format: chosenFormat, from: session.backend, total: total, progress: &progress) { session.console.write($0) }
+            guard session.printsJSON else {
+                _ = try await exporter.run(query, format: chosenFormat, from: session.backend, total: total, progress: &progress) { session.console.write($0) }
+                return .proceed
+            }
+            // --json prints one document a command: the records' JSON Lines as one array.
+            var lines = ""
+            _ = try await exporter.run(query, format: .jsonl, from: session.backend, total: total, progress: &progress) { lines += $0 }
+            session.console.print("[" + lines.split(separator: "\n").joined(separator: ",") + "]")
             return .proceed
         }
         guard FileManager.default.createFile(atPath: file, contents: nil), let handle = FileHandle(forWritingAtPath: file) else {
