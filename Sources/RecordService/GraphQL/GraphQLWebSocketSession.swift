@@ -92,6 +92,8 @@ final class GraphQLWebSocketSession: Sendable {
                 // The connection failed (a frame past the size limit, a protocol error): it is closed.
             }
         } onGracefulShutdown: {
+            // swift-websocket's handler around this one closes with 1000 on shutdown too, and
+            // its close is usually sent first; this asks for 1001 (going away) where it is not.
             Task { await self.close(1001, "the server is shutting down") }
         }
     }
