@@ -71,7 +71,7 @@ struct CloudKitModification: Sendable {
             }
             let fields: [String: Value?]
             do {
-                fields = try Self.values(of: operation, type: type, uploads: uploads)
+                fields = try Self.values(of: operation, type: type, zone: zone, uploads: uploads)
             } catch {
                 let reason = error.reason.hasPrefix(operation.path) ? error.reason : "\(operation.path): \(error.reason)"
                 let failure = CloudKitError(error.code, reason, recordName: name, recordType: typeName)
@@ -95,9 +95,10 @@ struct CloudKitModification: Sendable {
         self.assetURL = assetURL
     }
 
-    /// The operation's field values typed by `type`; `nil` for a field given as `null`.
+    /// The operation's field values typed by `type`, for a record in `zone`; `nil` for a field
+    /// given as `null`.
     private static func values(
-        of operation: CloudKitModifyRequest.Operation, type: RecordType, uploads: CloudKitFieldValue.UploadLookup
+        of operation: CloudKitModifyRequest.Operation, type: RecordType, zone: String, uploads: CloudKitFieldValue.UploadLookup
     ) throws(CloudKitError) -> [String: Value?] {
         var values: [String: Value?] = [:]
         for (name, json) in operation.fields {
@@ -106,9 +107,25 @@ struct CloudKitModification: Sendable {
                     .badRequest, "\(operation.path).record.fields: \(type.name) has no field \(name.debugDescription)", recordName: operation.recordName,
                     recordType: type.name)
             }
+            if let other = referencedZones(in: json).first(where: { $0 != zone }) {
+                throw CloudKitError(
+                    .badRequest,
+                    "\(type.name).\(name) references a record of zone \(other.debugDescription), but a reference points into its own record's zone (\(zone)); save the record in that zone, or reference one of this zone",
+                    recordName: operation.recordName, recordType: type.name)
+            }
             values[name] = removes(json) ? .some(nil) : try CloudKitFieldValue.decode(json, as: field.type, where: "\(type.name).\(name)", uploads: uploads)
         }
         return values
+    }
+
+    /// The zone names the reference dictionaries of a field dictionary give (`value.zoneID`, or
+    /// each element's in a list).
+    private static func referencedZones(in json: JSONValue) -> [String] {
+        let value = json["value"]
+        let references: [JSONValue] = if case .array(let elements)? = value { elements } else { value.map { [$0] } ?? [] }
+        return references.compactMap { reference in
+            if case .string(let zone)? = reference["zoneID"]?["zoneName"] { zone } else { nil }
+        }
     }
 
     /// Whether a field dictionary removes the field's value: `null`, or `{"value": null}`.

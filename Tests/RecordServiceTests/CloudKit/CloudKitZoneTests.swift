@@ -159,6 +159,25 @@ import Testing
         }
     }
 
+    /// A reference points into its record's zone: one naming another zone is refused, not
+    /// pointed at the record of that name in this zone.
+    @Test func aReferenceNamingAnotherZoneIsRefused() async throws {
+        let fixture = try ServiceFixture()
+        let token = fixture.adminToken
+        try await fixture.test { client in
+            _ = try await Self.createWork(client, token)
+            _ = try await Self.post(client, "records/modify", token, CloudKitRouteTests.seed)
+            func item(zone: String) -> String {
+                let fields = #"{"name": {"value": "Pen"}, "list": {"value": {"recordName": "L1", "action": "NONE", "zoneID": {"zoneName": "\#(zone)"}}}}"#
+                return #"{"zoneID": \#(Self.work), "operations": [\#(CloudKitRouteTests.create("Items", "W1", fields))]}"#
+            }
+            let refused = try await client.send(.post, Self.database + "records/modify", token: token, json: item(zone: "_defaultZone"))
+            try CloudKitRouteTests.expectError(refused, .badRequest, "BAD_REQUEST")
+            #expect(refused.text.contains("zone"), "\(refused.text)")
+            #expect(try await client.send(.post, Self.database + "records/modify", token: token, json: item(zone: "Work")).status == .ok)
+        }
+    }
+
     @Test func anUnknownZoneIsZoneNotFoundEverywhere() async throws {
         let fixture = try ServiceFixture()
         let token = fixture.adminToken
