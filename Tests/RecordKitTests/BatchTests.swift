@@ -75,7 +75,7 @@ import Testing
         let before = try db.contentDump()
         #expect {
             try db.modify([.create(Shopping.item("I1", "Milk", in: "L1")), .create(Shopping.item("I1", "Eggs", in: "L1"))])
-        } throws: { ($0 as? RecordError)?.code == .serverRecordChanged && "\($0)".contains("'I1' already exists") }
+        } throws: { ($0 as? RecordError)?.code == .invalidArguments && "\($0)".contains("creates a record named 'I1' twice") }
         #expect(try db.contentDump() == before)
     }
 

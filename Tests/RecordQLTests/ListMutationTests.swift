@@ -47,6 +47,16 @@ struct ListMutationTests {
         #expect(await shop.data("{ Lists { name Items { name } } }") == #"{"data":{"Lists":[{"name":"Groceries","Items":[{"name":"Milk"}]}]}}"#)
     }
 
+    /// A name given twice in one batch is said to be given twice, not to exist already.
+    @Test func aNameCreatedTwiceInOneBatchIsSaidSo() async throws {
+        let shop = try EngineFixture()
+        await shop.createList("L1", "Groceries", items: [])
+        let response = await shop.run(Self.create, variables: ["records": [Self.item("I1", "Milk"), Self.item("I1", "Tea")]])
+        #expect(response.errors.map(\.code) == [.invalidArguments], "\(response.json)")
+        #expect(response.errors.first?.message.contains("creates a record named 'I1' twice") == true, "\(response.json)")
+        #expect(response.errors.first?.path == [.key("createManyItems"), .index(1)])
+    }
+
     @Test func updateManyChangesEachRecordAndHonoursChangeTags() async throws {
         let shop = try EngineFixture()
         await shop.createList("L1", "Groceries", items: [("I1", "Milk"), ("I2", "Bread")])

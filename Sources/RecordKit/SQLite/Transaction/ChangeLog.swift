@@ -30,6 +30,12 @@ struct ChangeLog {
         recordTypes.insert(recordType)
     }
 
+    /// Whether a save of `recordName` is logged and not yet written: made earlier in the batch
+    /// running (a failure's check, which scans the pending entries).
+    func hasPendingSave(of recordName: String) -> Bool {
+        entries.contains { $0.kind == .saved && $0.recordName == recordName }
+    }
+
     /// Logs that `recordName` of `recordType`, created by `createdBy` (`nil`: the owner), was
     /// deleted at `at` (milliseconds).
     mutating func deleted(_ recordType: String, _ recordName: String, at: Int64, createdBy: String?) {

@@ -165,6 +165,11 @@ public final class RecordTransaction {
                 try db.cachedStatement(sql: layout.insertSQL).execute(arguments: StatementArguments(values: values))
             }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            if changeLog.hasPendingSave(of: record.recordName) {
+                throw RecordError(
+                    .invalidArguments, "the batch creates a record named '\(record.recordName)' twice; give each record its own recordName",
+                    recordType: record.recordType, recordName: record.recordName)
+            }
             throw RecordError(
                 .serverRecordChanged,
                 "a \(record.recordType) record named '\(record.recordName)' already exists; update it instead, or choose another recordName",
