@@ -42,7 +42,7 @@ public func buildRouter(_ state: ServiceState, logger: Logger) -> Router<Service
     OperationsController(state: state).addRoutes(to: router)
     LoginController(users: state.users, tokens: state.tokens, throttle: state.logins).addRoutes(to: router)
 
-    let graphQL = GraphQLController(writes: state.writes, credentials: CredentialMiddleware(tokens: state.tokens, keys: state.keys))
+    let graphQL = GraphQLController(writes: state.writes, credentials: state.credentials)
     graphQL.addRoutes(to: dataGroup(router, "", state: state, rendering: .graphQL, target: .fixed(.developmentPublic)))
     graphQL.addRoutes(to: dataGroup(router, databasePath, state: state, rendering: .graphQL, target: .path(container: state.configuration.container)))
     CloudKitController(writes: state.writes, uploads: state.uploads, users: state.users).addRoutes(
@@ -60,7 +60,7 @@ public func buildRouter(_ state: ServiceState, logger: Logger) -> Router<Service
 /// the GraphQL endpoints. A request that matches none goes on to ``buildRouter(_:logger:)``.
 func buildWebSocketRouter(_ state: ServiceState) -> Router<ServiceRequestContext> {
     let router = Router(context: ServiceRequestContext.self)
-    let webSocket = GraphQLWebSocketController(credentials: CredentialMiddleware(tokens: state.tokens, keys: state.keys), registry: state.databases)
+    let webSocket = GraphQLWebSocketController(credentials: state.credentials, registry: state.databases)
     webSocket.addRoute(to: router, "graphql", target: .fixed(.developmentPublic))
     webSocket.addRoute(to: router, "database/1/:container/:environment/:database/graphql", target: .path(container: state.configuration.container))
     return router
@@ -76,7 +76,7 @@ func dataGroup(
     router.group(path)
         .add(middleware: ErrorRenderingMiddleware(rendering))
         .add(middleware: BodyLimitMiddleware(limit: state.configuration.maximumBodySize))
-        .add(middleware: CredentialMiddleware(tokens: state.tokens, keys: state.keys))
+        .add(middleware: state.credentials)
         .add(middleware: DatabaseMiddleware(registry: state.databases, target: target))
         .add(middleware: LargeRequestMiddleware(places: state.largeRequests))
 }

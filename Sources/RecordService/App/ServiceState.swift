@@ -11,6 +11,9 @@ public struct ServiceState: Sendable {
     public let users: UserStore
     /// The server-to-server keys.
     public let keys: ServerKeyStore
+    /// Resolves credentials against the tokens and keys: the middleware of every data route,
+    /// and what a WebSocket session and a subscription's stream check their token with.
+    public var credentials: CredentialMiddleware { CredentialMiddleware(tokens: tokens, keys: keys) }
     /// Bounds login attempts per name and per address.
     public let logins = LoginThrottle()
     /// The registry `/metrics` renders, which ``RequestMetricsMiddleware`` writes into.

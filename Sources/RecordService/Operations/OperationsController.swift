@@ -17,7 +17,7 @@ struct OperationsController {
         }
         router.group("metrics")
             .add(middleware: ErrorRenderingMiddleware(.cloudKit))
-            .add(middleware: CredentialMiddleware(tokens: state.tokens, keys: state.keys))
+            .add(middleware: state.credentials)
             .get { _, context in try self.metrics(context) }
     }
 
