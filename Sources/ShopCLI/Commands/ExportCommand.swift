@@ -44,10 +44,14 @@ struct ExportCommand: ShopCommand {
                 _ = try await exporter.run(query, format: chosenFormat, from: session.backend, total: total, progress: &progress) { session.console.write($0) }
                 return .proceed
             }
-            // --json prints one document a command: the records' JSON Lines as one array.
-            var lines = ""
-            _ = try await exporter.run(query, format: .jsonl, from: session.backend, total: total, progress: &progress) { lines += $0 }
-            session.console.print("[" + lines.split(separator: "\n").joined(separator: ",") + "]")
+            // --json prints one document a command: the records' JSON Lines as one array, written
+            // chunk by chunk (each a run of whole lines), so memory stays flat here too.
+            var opened = false
+            _ = try await exporter.run(query, format: .jsonl, from: session.backend, total: total, progress: &progress) { chunk in
+                session.console.write((opened ? "," : "[") + chunk.split(separator: "\n").joined(separator: ","))
+                opened = true
+            }
+            session.console.write((opened ? "" : "[") + "]\n")
             return .proceed
         }
         guard FileManager.default.createFile(atPath: file, contents: nil), let handle = FileHandle(forWritingAtPath: file) else {
