@@ -3,8 +3,9 @@ import Testing
 
 /// The REPL at a real pseudo-terminal: Fixtures/terminal_story.py drives the built `shop` with
 /// Python's pexpect (installed by Scripts/test): the prompt, commands, tab completion of a list
-/// name, history recalled with the up arrow (also in the next run, from ~/.shop_history), Ctrl-C
-/// abandoning a line, the continuation prompt of GraphQL, Ctrl-D and quit leaving with status 0.
+/// name, history recalled with the up arrow (a GraphQL document of several lines as one entry;
+/// also in the next run, from ~/.shop_history), Ctrl-C abandoning a line, the continuation
+/// prompt of GraphQL, Ctrl-D and quit leaving with status 0.
 @Suite struct TerminalTests {
     @Test func theStoryTypedAtAPseudoTerminal() throws {
         guard let binary = ShopBinary.path else {

@@ -25,6 +25,9 @@ struct InteractiveLoop {
         editor.complete = { completer.complete($0, inGraphQL: continuing) }
         session.console.print("shop: \(session.backend.location) — type help for the commands, Ctrl-D to leave")
         var number = 0
+        // The lines of the entry being typed: a command, or a GraphQL document over several
+        // lines, which enters the history as one entry once it is complete.
+        var entry: [String] = []
         while true {
             continuing = runner.isPending
             session.console.flush()
@@ -34,11 +37,21 @@ struct InteractiveLoop {
                 return 0
             case .interrupted:
                 runner.abandon()
-            case .line(let line):
-                number += 1
+                entry = []
+            case .line(let typed):
                 // Ctrl-C cancels the command it interrupts, never the prompt.
                 session.interruption.reset()
-                guard await runner.feed(line, number: number) || !runner.quitRequested else { return 0 }
+                // A recalled entry of several lines runs as if typed again line by line.
+                for line in typed.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+                    number += 1
+                    entry.append(line)
+                    let goesOn = await runner.feed(line, number: number)
+                    if !runner.isPending {
+                        editor.remember(entry.joined(separator: "\n"))
+                        entry = []
+                    }
+                    guard goesOn || !runner.quitRequested else { return 0 }
+                }
             }
         }
     }

@@ -63,7 +63,9 @@ final class LineEditor {
         free(prompt)
     }
 
-    /// Shows `prompt` and reads one line (without its line end).
+    /// Shows `prompt` and reads one line (without its line end); a recalled entry of several
+    /// lines comes back whole, its lines joined by line ends. The caller decides what enters the
+    /// history (``remember(_:)``).
     func readLine(prompt text: String) -> Input {
         free(prompt)
         prompt = strdup(text)
@@ -75,11 +77,15 @@ final class LineEditor {
         }
         var text = String(cString: line)
         if text.hasSuffix("\n") { text.removeLast() }
-        if !text.trimmingWhitespace.isEmpty {
-            shop_history_enter(history, text)
-            if let historyPath { _ = shop_history_save(history, historyPath) }
-        }
         return .line(text)
+    }
+
+    /// Adds `entry` to the history (and its file) as one entry, which the up arrow recalls
+    /// whole: a GraphQL document typed over several lines is kept with its line ends.
+    func remember(_ entry: String) {
+        guard !entry.trimmingWhitespace.isEmpty else { return }
+        shop_history_enter(history, entry)
+        if let historyPath { _ = shop_history_save(history, historyPath) }
     }
 
     private func write(_ text: String) {

@@ -60,6 +60,11 @@ run(child, "lists", r"Corner shop\s+0", r"Groceries\s+2")
 child.send("{ Lists {\r")
 child.expect_exact("...> ")
 run(child, "name } }", "Groceries")
+# The up arrow recalls the document whole, one history entry over its two lines; Enter runs it.
+child.send(UP)
+child.expect_exact("{ Lists {")
+child.expect_exact("name } }")
+run(child, "", "Groceries")
 run(child, "list delete Groceries", "deleted list Groceries and its 2 items")
 # Ctrl-D on an empty line leaves with status 0.
 child.send("\x04")
@@ -71,8 +76,11 @@ if child.exitstatus != 0:
 # The history survives: the next run recalls the last line of this one. (libedit writes
 # its lines vis(3)-encoded: a space is \040.)
 with open(os.path.join(home, ".shop_history"), encoding="utf-8") as history:
-    if "items\\040Groceries" not in history.read():
+    saved = history.read()
+    if "items\\040Groceries" not in saved:
         sys.exit("\n~/.shop_history does not hold the lines typed")
+    if "{\\040Lists\\040{\\012name\\040}\\040}" not in saved:
+        sys.exit("\n~/.shop_history does not hold the GraphQL document as one entry")
 child = start()
 child.send(UP)
 child.expect_exact("list delete Groceries")
