@@ -44,16 +44,24 @@ import Testing
         #expect(throws: RecordError.self) { try ServerSettings.resolve(server: "http://h", token: nil, database: "shared", environment: [:]) }
     }
 
-    @Test func retryWaitsGrowWithJitterAndStopAtTheBudget() {
-        var schedule = RetrySchedule(budget: .seconds(3))
+    @Test func retryWaitsGrowWithJitterAndTheLastAttemptIsMadeAsTheBudgetEnds() {
+        // A clock that moves only by the waits the schedule hands out (attempts take no time).
+        final class Clock: @unchecked Sendable { var now = ContinuousClock.now }
+        let clock = Clock()
+        var schedule = RetrySchedule(budget: .seconds(8)) { clock.now }
         var waits: [Duration] = []
-        while let wait = schedule.next() { waits.append(wait) }
-        #expect(!waits.isEmpty)
+        while let wait = schedule.next() {
+            waits.append(wait)
+            clock.now += wait
+        }
         #expect(waits[0] >= .milliseconds(100) && waits[0] <= .milliseconds(200))
-        #expect(waits.allSatisfy { $0 <= RetrySchedule.maximumCeiling })
-        #expect(waits.count >= 3)
-        var none = RetrySchedule(budget: .milliseconds(50))
-        #expect(none.next() == nil)
+        #expect(waits.allSatisfy { $0 > .zero && $0 <= RetrySchedule.maximumCeiling })
+        #expect(waits.count >= 5)
+        // The waits add up to the whole budget: the last one is cut to end with it.
+        #expect(waits.reduce(.zero, +) == .seconds(8))
+        #expect(schedule.elapsed == .seconds(8))
+        var spent = RetrySchedule(budget: .zero)
+        #expect(spent.next() == nil)
     }
 
     @Test func aQueryBecomesADocumentWithItsPredicateInAVariable() throws {
