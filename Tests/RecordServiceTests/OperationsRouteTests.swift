@@ -15,6 +15,26 @@ struct OperationsRouteTests {
         }
     }
 
+    @Test func aMethodAPathDoesNotTakeIs405NamingTheMethodsItTakes() async throws {
+        let fixture = try ServiceFixture()
+        try await fixture.test { client in
+            let graphQL = try await client.send(.delete, "/graphql", token: nil)
+            #expect(graphQL.status == .methodNotAllowed)
+            #expect(graphQL.headers[.allow] == "GET, HEAD, POST")
+            #expect(graphQL.text.contains(#""errors":[{"message":"/graphql does not take DELETE; send GET, HEAD, POST"#))
+            let path = "/database/1/\(ServiceConfiguration.defaultContainer)/development/public/records/query"
+            let query = try await client.send(.get, path, token: nil)
+            #expect(query.status == .methodNotAllowed)
+            #expect(query.headers[.allow] == "POST")
+            #expect(query.text.contains(#""serverErrorCode":"BAD_REQUEST""#))
+            // HEAD is answered wherever GET is; a path that does not exist is still 404.
+            let head = try await client.send(.head, "/health", token: nil)
+            #expect(head.status == .ok)
+            #expect(head.text.isEmpty)
+            #expect(try await client.send(.put, "/no-such-path", token: nil).status == .notFound)
+        }
+    }
+
     @Test func everyResponseEchoesTheClientsRequestID() async throws {
         let fixture = try ServiceFixture()
         try await fixture.test { client in

@@ -95,6 +95,16 @@ def test_9C48_a_mutation_over_get_is_not_allowed(client):
     assert response.headers["allow"] == "POST"
 
 
+def test_a_method_other_than_get_and_post_is_not_allowed(client):
+    # The draft: a server MAY answer other methods with 405; HTTP (RFC 9110) then names the
+    # methods the path takes in Allow.
+    for method in ("PUT", "PATCH", "DELETE"):
+        response = client.request(method, "/graphql", headers={"accept": GQL})
+        assert response.status_code == 405, method
+        assert response.headers["allow"] == "GET, HEAD, POST"
+        assert "does not take " + method in response.json()["errors"][0]["message"]
+
+
 def test_9ABE_a_post_without_content_type_is_a_client_error(client):
     response = client.post("/graphql", headers={"accept": GQL})
     assert response.status_code == 415

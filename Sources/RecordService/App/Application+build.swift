@@ -30,9 +30,10 @@ public func buildApplication(
 }
 
 /// Every route of the service: one route collection per API, each behind the middleware that
-/// gives it a credential, a database and its error shape.
+/// gives it a credential, a database and its error shape; HEAD answered wherever GET is, and a
+/// method a path does not take refused with 405.
 public func buildRouter(_ state: ServiceState, logger: Logger) -> Router<ServiceRequestContext> {
-    let router = Router(context: ServiceRequestContext.self)
+    let router = Router(context: ServiceRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: RequestLogMiddleware(logger: logger))
     router.add(middleware: RequestMetricsMiddleware(registry: state.metrics))
@@ -53,6 +54,7 @@ public func buildRouter(_ state: ServiceState, logger: Logger) -> Router<Service
         to: dataGroup(router, databasePath, state: state, rendering: .cloudKit, target: .path(container: state.configuration.container)))
     ExplainController().addRoutes(
         to: dataGroup(router, databasePath, state: state, rendering: .graphQL, target: .path(container: state.configuration.container)))
+    router.refuseOtherMethods()
     return router
 }
 
