@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import RecordKit
 
 /// `shop schema deploy`: the service's one schema command (the REPL has the others).
@@ -18,7 +19,14 @@ struct SchemaCommand: AsyncParsableCommand {
         @OptionGroup var data: DataOption
 
         func run() async throws {
-            let folder = try data.folder()
+            let folder = try data.existingFolder()
+            let developmentPath = folder.publicDatabasePath(.development)
+            guard FileManager.default.fileExists(atPath: developmentPath) else {
+                throw RecordError(
+                    .invalidArguments,
+                    "there is no development database at \(developmentPath), so nothing to deploy; pass --data DIR naming the data folder shop serve uses"
+                )
+            }
             let development = try folder.openPublicDatabase(.development)
             let production = try folder.openPublicDatabase(.production)
             let changes = try await SchemaDeployment.deploy(from: development, to: production)

@@ -66,4 +66,15 @@ struct DataOption: ParsableArguments {
     func folder() throws -> DataFolder {
         try DataFolder(path: data ?? DataFolder.defaultPath(), newDatabaseSchema: ServiceCommandLine.newDatabaseSchema)
     }
+
+    /// The data folder for a command that works on what is already in it: refused, naming the
+    /// path, when there is no folder there (a mistyped `--data` is not a new, empty folder).
+    func existingFolder() throws -> DataFolder {
+        let path = data ?? DataFolder.defaultPath()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw RecordError(.invalidArguments, "there is no data folder at \(path); pass --data DIR naming the folder shop serve uses")
+        }
+        return try folder()
+    }
 }
