@@ -35,6 +35,29 @@ import Testing
         #expect(settings?.token == "abc123")
     }
 
+    @Test(arguments: ["http://127.0.0.1:99999", "http://[::1]:65536", "https://shop.example:0"])
+    func aPortOutsideOneTo65535IsRefusedNamingIt(_ url: String) {
+        #expect {
+            try ServerSettings.resolve(server: url, token: nil, database: nil, environment: [:])
+        } throws: { error in
+            (error as? RecordError)?.message.contains("a port is 1 to 65535") == true
+        }
+    }
+
+    @Test(arguments: ["inf", "1e309", "99999999999999999999", "nan", "abc", "-1", "0", "86401"])
+    func aTimeoutOrRetryBudgetThatIsNotSecondsAboveZeroIsRefusedNamingIt(_ text: String) {
+        for variable in ["SHOP_SERVER_TIMEOUT", "SHOP_SERVER_RETRY"] {
+            #expect {
+                try ServerSettings.resolve(server: "http://127.0.0.1:1", token: nil, database: nil, environment: [variable: text])
+            } throws: { error in
+                let example = variable == "SHOP_SERVER_RETRY" ? 30 : 10
+                return (error as? RecordError)?.message == "$\(variable) is a number of seconds above 0 and at most 86400 (e.g. \(example)), not '\(text)'"
+            }
+        }
+        let settings = try? ServerSettings.resolve(server: "http://127.0.0.1:1", token: nil, database: nil, environment: ["SHOP_SERVER_RETRY": "1.5"])
+        #expect(settings?.retryBudget == .milliseconds(1500))
+    }
+
     @Test(arguments: ["127.0.0.1:8080", "ftp://host", "http://"])
     func aURLThatIsNotHTTPIsRefusedNamingIt(_ url: String) {
         #expect(throws: RecordError.self) { try ServerSettings.resolve(server: url, token: nil, database: nil, environment: [:]) }

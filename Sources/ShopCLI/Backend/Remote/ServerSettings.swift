@@ -35,6 +35,9 @@ struct ServerSettings: Equatable {
             throw RecordError(
                 .invalidArguments, "--server '\(server)' is not an http:// or https:// URL; give the address shop serve prints, e.g. http://127.0.0.1:8080")
         }
+        if let port = url.port, !(1...65_535).contains(port) {
+            throw RecordError(.invalidArguments, "--server '\(server)' names port \(port); a port is 1 to 65535, as shop serve prints it")
+        }
         let database = database ?? "public"
         guard database == "public" || database == "private" else {
             throw RecordError(.invalidArguments, "--database is public or private, not '\(database)'")
@@ -44,8 +47,8 @@ struct ServerSettings: Equatable {
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
         return ServerSettings(
             url: trimmed, database: database, token: token,
-            requestTimeout: seconds(environment["SHOP_SERVER_TIMEOUT"], default: 10),
-            retryBudget: seconds(environment["SHOP_SERVER_RETRY"], default: 30)
+            requestTimeout: try seconds(environment, "SHOP_SERVER_TIMEOUT", default: 10),
+            retryBudget: try seconds(environment, "SHOP_SERVER_RETRY", default: 30)
         )
     }
 
@@ -61,8 +64,17 @@ struct ServerSettings: Equatable {
         return token.isEmpty ? nil : token
     }
 
-    private static func seconds(_ text: String?, default value: Double) -> Duration {
-        let seconds = text.flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil } ?? value
+    /// The longest request timeout or retry budget the environment may set: a day.
+    static let longestSeconds: Double = 86_400
+
+    /// The seconds `environment[name]` sets, or `value` when it is unset or empty; anything but
+    /// a number of seconds above 0 and at most a day is refused, naming the variable.
+    private static func seconds(_ environment: [String: String], _ name: String, default value: Double) throws(RecordError) -> Duration {
+        guard let text = environment[name], !text.isEmpty else { return .milliseconds(Int64(value * 1000)) }
+        guard let seconds = Double(text), seconds > 0, seconds <= longestSeconds else {
+            throw RecordError(
+                .invalidArguments, "$\(name) is a number of seconds above 0 and at most \(Int(longestSeconds)) (e.g. \(Int(value))), not '\(text)'")
+        }
         return .milliseconds(Int64(seconds * 1000))
     }
 }
