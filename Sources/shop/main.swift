@@ -6,7 +6,13 @@ import ShopCLI
 // RecordService, everything else in ShopCLI, so that both can be tested. A command line that is
 // not the service's goes to the REPL without touching the service. The service's new databases
 // get the REPL's shopping schema, which the executable hands it.
-let arguments = Array(CommandLine.arguments.dropFirst())
+let arguments: [String]
+do {
+    arguments = try ProcessArguments.utf8()
+} catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    exit(1)
+}
 do {
     if let status = await ServiceCommandLine.run(arguments, newDatabaseSchema: try ShoppingLists.schema) {
         exit(status)

@@ -4,8 +4,8 @@ import Testing
 
 @testable import ShopCLI
 
-/// Small things a user hit: text that is not UTF-8 on standard input, integers past INT64,
-/// and looking into a database without writing to it (`--read-only`).
+/// Small things a user hit: text that is not UTF-8 on standard input or in an argument,
+/// integers past INT64, and looking into a database without writing to it (`--read-only`).
 @Suite struct InputValidationTests {
     @Test func standardInputThatIsNotUTF8IsRefusedLikeAScriptFile() throws {
         let binary = try #require(ShopBinary.path, "the shop executable is not built next to the tests; run swift build --build-tests first")
@@ -17,6 +17,18 @@ import Testing
         #expect(run.errors == "<stdin>:2: error: invalidArguments: standard input is not UTF-8 text at line 2; nothing from that line on was run\n")
         let contents = try sandbox.contents()
         #expect(contents.hasPrefix("list A\nDEFINE SCHEMA"), "\(contents)")
+    }
+
+    @Test func anArgumentThatIsNotUTF8IsRefusedRatherThanNamingAnotherFile() throws {
+        let binary = try #require(ShopBinary.path, "the shop executable is not built next to the tests; run swift build --build-tests first")
+        let sandbox = Sandbox()
+        // The path's é is Latin-1's single byte 0xE9, as a file made on an older system names it.
+        let run = try ShopBinary.run("/bin/sh", ["-c", "\"$0\" --db \"$1/$(printf 'caf\\351.sqlite')\" -e lists", binary, sandbox.folder.path])
+        #expect(run.status == 1)
+        #expect(run.errors.hasPrefix("error: invalidArguments: argument 2 ("), "\(run.errors)")
+        #expect(run.errors.contains("is not UTF-8 text; shop reads paths, names and commands as UTF-8"))
+        // No database was made under a repaired name (caf\u{FFFD}.sqlite).
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).filter { $0.hasPrefix("caf") }.isEmpty)
     }
 
     @Test func anIntegerPastINT64SaysItIsOutOfRange() async throws {
