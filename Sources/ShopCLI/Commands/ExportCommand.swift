@@ -54,13 +54,11 @@ struct ExportCommand: ShopCommand {
             session.console.write((opened ? "" : "[") + "]\n")
             return .proceed
         }
-        guard FileManager.default.createFile(atPath: file, contents: nil), let handle = FileHandle(forWritingAtPath: file) else {
-            throw RecordError(.invalidArguments, "cannot write \(file): check that its folder exists and may be written")
-        }
-        defer { try? handle.close() }
+        let output = try ExportFile(path: file)
         let count = try await exporter.run(query, format: chosenFormat, from: session.backend, total: total, progress: &progress) {
-            try handle.write(contentsOf: Data($0.utf8))
+            try output.write($0)
         }
+        try output.commit()
         session.show(
             .message(
                 "exported \(count) \(recordType.name) records to \(file)",

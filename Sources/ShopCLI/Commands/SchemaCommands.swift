@@ -62,11 +62,9 @@ struct SchemaExportCommand: ShopCommand {
             session.show(.text(text, json: .members(["ckdb": .string(text)])))
             return .proceed
         }
-        do {
-            try text.write(toFile: file, atomically: true, encoding: .utf8)
-        } catch {
-            throw RecordError(.invalidArguments, "cannot write \(file): \(error.localizedDescription)")
-        }
+        let output = try ExportFile(path: file)
+        try output.write(text)
+        try output.commit()
         session.show(.message("exported the schema to \(file)", ["file": .string(file)]))
         return .proceed
     }

@@ -1,0 +1,124 @@
+import Foundation
+import RecordKit
+
+/// The file an export writes, so that a failed export changes nothing and a successful one
+/// writes where the path points.
+///
+/// - A regular file (or a path with nothing there yet) gets its text in a new file beside it,
+///   renamed over it only once every byte is written: until then the old file is as it was, and
+///   a failure removes the new one. The new file takes the old one's permissions (a file kept
+///   `chmod 600` stays private), or the umask's for a new path.
+/// - A symbolic link is followed: the file it points to is the one replaced; the link stays.
+/// - Anything else that exists — a pipe, a terminal, a device such as `/dev/stdout` — is written
+///   to directly, as `>` in a shell would (a failure there cannot be undone).
+final class ExportFile {
+    /// The path as the user gave it, for messages.
+    let path: String
+    private let descriptor: Int32
+    /// The new file to rename over `target`, or `nil` when writing to `target` directly.
+    private let staging: String?
+    private let target: String
+    private var finished = false
+
+    /// Opens `path` for an export; refused, naming it, when it cannot be written.
+    init(path: String) throws(RecordError) {
+        self.path = path
+        var status = stat()
+        let exists = stat(path, &status) == 0
+        if exists, status.st_mode & S_IFMT != S_IFREG {
+            guard status.st_mode & S_IFMT != S_IFDIR else {
+                throw RecordError(.invalidArguments, "cannot write \(path): it is a folder; name a file in it")
+            }
+            target = path
+            descriptor = open(path, O_WRONLY | O_CLOEXEC)
+            staging = nil
+        } else {
+            // The file a link points to is the one replaced (realpath follows every link).
+            target = exists ? Self.resolved(path) : path
+            let folder = (target as NSString).deletingLastPathComponent
+            let name = (target as NSString).lastPathComponent
+            var template = Array(((folder.isEmpty ? "." : folder) + "/.\(name).shop-export-XXXXXX").utf8CString)
+            descriptor = mkstemp(&template)
+            staging = descriptor >= 0 ? String(cString: template) : nil
+            if descriptor >= 0 { fchmod(descriptor, exists ? status.st_mode & 0o7777 : Self.newFileMode) }
+        }
+        guard descriptor >= 0 else {
+            throw RecordError(.invalidArguments, "cannot write \(path): \(String(cString: strerror(errno))); check that its folder exists and may be written")
+        }
+    }
+
+    deinit {
+        if !finished { abandon() }
+    }
+
+    /// Appends `text`.
+    func write(_ text: String) throws(RecordError) {
+        var failure: Int32 = 0
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+        }
+        guard failure == 0 else { throw failed(failure) }
+    }
+
+    /// Puts the written text in place: the new file renamed over the old (after it reached the
+    /// disk), or the direct target closed.
+    func commit() throws(RecordError) {
+        finished = true
+        guard let staging else {
+            close(descriptor)
+            return
+        }
+        if fsync(descriptor) != 0 {
+            let failure = errno
+            abandonStaging(staging)
+            throw failed(failure)
+        }
+        close(descriptor)
+        guard rename(staging, target) == 0 else {
+            let failure = errno
+            unlink(staging)
+            throw failed(failure)
+        }
+    }
+
+    /// Gives the export up: the new file is removed, the old one left as it was.
+    func abandon() {
+        finished = true
+        if let staging { abandonStaging(staging) } else { close(descriptor) }
+    }
+
+    private func abandonStaging(_ staging: String) {
+        close(descriptor)
+        unlink(staging)
+    }
+
+    private func failed(_ code: Int32) -> RecordError {
+        let unchanged = staging == nil ? "" : "; \(path) is as it was"
+        let reason = String(cString: strerror(code))
+        return RecordError(code == ENOSPC || code == EDQUOT ? .limitExceeded : .internalError, "cannot write \(path): \(reason)\(unchanged)")
+    }
+
+    /// `path` with every link followed, or as it is when that fails.
+    private static func resolved(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The permissions of a new file under the process's umask.
+    private static var newFileMode: mode_t {
+        let mask = umask(0)
+        umask(mask)
+        return 0o666 & ~mask
+    }
+}
