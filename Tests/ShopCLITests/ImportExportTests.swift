@@ -98,6 +98,20 @@ import Testing
         #expect(run.output.contains("imported 1 Lists records") && run.output.contains("Groceries"), "\(run.output)")
     }
 
+    /// A file saved as Latin-1 or Windows-1252 (Excel's plain "CSV") is refused at its first line
+    /// that is not UTF-8, and nothing is imported; its bytes are never repaired into U+FFFD.
+    @Test(arguments: [("latin1.csv", "name\nCorner\nCaf"), ("latin1.jsonl", "{\"name\":\"Corner\"}\n{\"name\":\"Caf")])
+    func aFileThatIsNotUTF8IsRefusedAtItsLine(name: String, start: String) async throws {
+        let sandbox = Sandbox()
+        let file = sandbox.folder.appendingPathComponent(name)
+        try Data(Array(start.utf8) + [0xE9] + Array((name.hasSuffix(".csv") ? "\n" : "\"}\n").utf8)).write(to: file)
+        let run = await shop(["--db", sandbox.database, "-e", "import Lists \(file.path)", "-e", "count Lists"])
+        #expect(run.status == 1)
+        let line = name.hasSuffix(".csv") ? 3 : 2
+        #expect(run.errors.contains("\(file.path):\(line): the file is not UTF-8 text; save it as UTF-8"), "\(run.errors)")
+        #expect(await shop(["--db", sandbox.database, "-e", "count Lists"]).output == "0\n")
+    }
+
     /// An export is in recordName order, so a record may come before the record it references
     /// with DELETE_SELF: the file imports back all the same; a target it lacks names its line.
     @Test(arguments: [TransferFormat.csv, .jsonl])

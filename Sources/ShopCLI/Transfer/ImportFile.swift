@@ -45,6 +45,11 @@ struct ImportFile {
     /// Calls `body` with each row in order, then advances `progress`.
     func forEachRow(progress: inout ProgressBar, _ body: (Row) throws -> Void) throws(RecordError) {
         defer { progress.finish() }
+        if let line = firstLineNotUTF8 {
+            throw RecordError(
+                .invalidArguments, "\(path):\(line): the file is not UTF-8 text; save it as UTF-8 (in a spreadsheet: CSV UTF-8) and import it again",
+                recordType: recordType.name)
+        }
         var count = 0
         do {
             try forEachRow(bytes, format: format) { line, members, fraction in
@@ -63,6 +68,18 @@ struct ImportFile {
         } catch {
             throw RecordError(wrapping: error)
         }
+    }
+
+    /// The first line holding bytes that are not UTF-8 (a file saved as Latin-1 or Windows-1252),
+    /// or `nil` when the whole file is UTF-8: its text is never repaired into U+FFFD.
+    private var firstLineNotUTF8: Int? {
+        guard String(validating: bytes, as: UTF8.self) == nil else { return nil }
+        var line = 0
+        for text in bytes.split(separator: 10, omittingEmptySubsequences: false) {
+            line += 1
+            if String(validating: text, as: UTF8.self) == nil { return line }
+        }
+        return line
     }
 
     /// `error`, met creating the record of the row at `line`, located: `FILE:LINE: ` before its
