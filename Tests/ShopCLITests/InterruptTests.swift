@@ -92,6 +92,20 @@ import Testing
         #expect(try await session.store.lists().map(\.name) == ["A", "B"])
     }
 
+    /// A command that finished as Ctrl-C came still says what it did (its write is stored), so
+    /// the output of an interrupted script names every command that finished; a long answer
+    /// stops printing at its next piece.
+    @Test func aCommandFinishedAsCtrlCCameStillPrintsItsLineButALongAnswerStops() async throws {
+        let sandbox = Sandbox()
+        let (console, captured) = Console.capturing()
+        let interruption = Interruption()
+        let session = ShopSession(database: try RecordDatabase(path: sandbox.database, bootstrap: .shopping), console: console, interruption: interruption)
+        interruption.request()
+        session.show(.message("added list B", [:]))
+        session.display((1...(ShopSession.linesPerWrite * 3)).map { "line \($0)" }.joined(separator: "\n"))
+        #expect(captured.output == "added list B\n")
+    }
+
     /// Work that no flag check can stop (waiting for a server's answer) registers how to cancel
     /// it: an interruption requested while it runs, or before it began, cancels it once it is
     /// registered; one requested after it ended does not.

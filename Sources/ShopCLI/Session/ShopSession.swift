@@ -60,8 +60,8 @@ public final class ShopSession {
     }
 
     /// Prints text for people: through the pager when there is one and the text is longer than
-    /// the terminal, else to the console a few hundred lines at a time, stopping when Ctrl-C
-    /// interrupts the command.
+    /// the terminal, else to the console a few hundred lines at a time, stopping between them
+    /// when Ctrl-C interrupts the command.
     func display(_ text: String) {
         if let pager, Pager.isLong(text) {
             console.flush()
@@ -78,8 +78,10 @@ public final class ShopSession {
             start = end
             lines = 0
         }
+        // What is left is printed: a short answer, or the end of a long one no check stopped. A
+        // command that finished as Ctrl-C came says what it did, so the output matches the data.
         let rest = String(text[start...])
-        guard !interruption.isRequested, !rest.isEmpty || start == text.utf8.startIndex else { return }
+        guard !rest.isEmpty || start == text.utf8.startIndex else { return }
         console.print(rest)
     }
 
