@@ -1,4 +1,6 @@
 import Foundation
+import CoreFoundation
+import Glibc
 import RecordKit
 
 /// The file an export writes, so that a failed export changes nothing and a successful one
