@@ -10,7 +10,9 @@ with it, and then:
   never sees it);
 - "drop_after": forwards it, reads the server's whole answer, and closes the client's connection
   without sending it (the server applied the request; the client never hears so);
-- "stall": forwards it, reads the answer, and sends nothing until the client gives up.
+- "stall": forwards it, reads the answer, and sends nothing until the client gives up;
+- "bad_gateway_after": forwards it, reads the server's answer, and answers 502 Bad Gateway in
+  its place (as a proxy whose upstream connection broke after the server applied it).
 
 It runs its asyncio loop on a thread of its own, so tests drive it from plain code.
 """
@@ -74,6 +76,9 @@ class FaultProxy:
                 if fault == "stall":
                     await reader.read()  # until the client closes its end
                     return
+                if fault == "bad_gateway_after":
+                    page = b"<html><body>502 Bad Gateway</body></html>"
+                    response = b"HTTP/1.1 502 Bad Gateway\r\ncontent-type: text/html\r\ncontent-length: %d\r\n\r\n%s" % (len(page), page)
                 writer.write(response)
                 await writer.drain()
                 if fault == "pass_close":

@@ -156,6 +156,7 @@ def test_a_mutation_naming_its_transaction_is_applied_once_and_replayed_as_on_a_
     ("drop_after", "the server had applied the write once already; its stored result follows"),
     ("drop_before", "the server applied the write on attempt 2 (the earlier attempts never reached it)"),
     ("stall", "the server had applied the write once already; its stored result follows"),
+    ("bad_gateway_after", "the server had applied the write once already; its stored result follows"),
 ])
 def test_a_faulted_write_is_retried_with_its_transaction_id_and_applied_once(fresh_server, kind, account):
     proxy = proxy_to(fresh_server, fault_first_write(kind))

@@ -66,8 +66,8 @@ final class ServerConnection {
         try? await client.shutdown()
     }
 
-    /// Sends `request` until the server answers (whatever the status), retrying failed and
-    /// dropped connections.
+    /// Sends `request` until the server answers, retrying failed and dropped connections and
+    /// the answers that stand for them (``TransportFailure/answered(_:transactionID:)``).
     ///
     /// - Throws: ``RecordError`` `internalError` naming the URL and what to do when the server
     ///   cannot be reached, the retries ran out, or Ctrl-C abandoned them.
@@ -80,8 +80,8 @@ final class ServerConnection {
             do {
                 let response = try await attemptOnce(request)
                 hasAnswered = true
-                if response.status == 409, request.transactionID != nil {
-                    failure = .stillRunning
+                if let answered = TransportFailure.answered(response.status, transactionID: request.transactionID) {
+                    failure = answered
                 } else {
                     if let lastFailure { reportRecovery(request, response: response, after: lastFailure, attempts: attempt) }
                     return response

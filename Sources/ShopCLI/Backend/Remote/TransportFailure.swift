@@ -12,6 +12,10 @@ enum TransportFailure: Equatable {
     case timedOut
     /// The server is still running the first attempt of this transaction (409).
     case stillRunning
+    /// Something between the client and the server (a proxy, a load balancer), or the server
+    /// while it stops, answered 502, 503 or 504: the request may or may not have reached the
+    /// server, so a write is sent again with its transaction ID.
+    case unavailable(status: Int)
     /// TLS could not be set up (a certificate the client does not trust, a plain-HTTP server on
     /// an https:// URL): retrying cannot help.
     case tls(String)
@@ -44,7 +48,18 @@ enum TransportFailure: Equatable {
         case .dropped: "the connection dropped before the answer arrived"
         case .timedOut: "no answer within the timeout"
         case .stillRunning: "the server is still running the first attempt"
+        case .unavailable(let status): "the server or a proxy before it answered \(status)"
         case .tls(let detail): "TLS failed (\(detail))"
+        }
+    }
+
+    /// The failure an answer with `status` stands for, or `nil` when it is the server's answer:
+    /// 409 to a transaction still running, 502-504 from a proxy or a stopping server.
+    static func answered(_ status: Int, transactionID: String?) -> TransportFailure? {
+        switch status {
+        case 409 where transactionID != nil: .stillRunning
+        case 502, 503, 504: .unavailable(status: status)
+        default: nil
         }
     }
 
