@@ -14,7 +14,7 @@ import uuid
 import httpx
 import pytest
 
-from conftest import Server, audit, own_server
+from conftest import Server, audit, own_server, shop
 
 
 def raw(server, data, read=True):
@@ -316,3 +316,19 @@ def test_the_audit_finds_what_it_looks_for(fresh_server):
     assert "Items 'I1' survives its deleted parent 'L1' (list)" in problems
     assert any(problem.startswith("Items 'I2' has tag tampered") for problem in problems)
     assert "Lists 'L1' is gone but its last logged change is saved, not a deletion" in problems
+
+
+def test_a_port_in_use_is_named_with_what_to_do(tmp_path):
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    try:
+        run = shop("serve", "--host", "127.0.0.1", "--port", str(port), data=tmp_path, check=False)
+    finally:
+        taken.close()
+    assert run.returncode == 1
+    assert run.stderr == (
+        f"error: invalidArguments: cannot listen on 127.0.0.1:{port}: another program (another shop serve?) listens there; "
+        "stop it, or choose another --port (0 picks a free one)\n"
+    )

@@ -66,6 +66,10 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         group.maximumGracefulShutdownDuration = .seconds(10)
-        try await ServiceGroup(configuration: group).run()
+        do {
+            try await ServiceGroup(configuration: group).run()
+        } catch {
+            throw ListenFailure.describing(error, host: host, port: port) ?? error
+        }
     }
 }

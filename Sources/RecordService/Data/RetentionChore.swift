@@ -29,6 +29,8 @@ struct RetentionChore: Chore {
                 let count = try await BlockingWork.run { () throws(RecordError) in try remove(database, cutoff) }
                 if count > 0 { logger.info("removed \(removed)", metadata: ["count": "\(count)", "database": "\(opened.address)"]) }
             } catch {
+                // The server stopping cancels the chore: nothing failed.
+                if Task.isCancelled { return }
                 logger.error("could not remove \(removed)", metadata: ["error": "\(error)", "database": "\(opened.address)"])
             }
         }
