@@ -245,6 +245,41 @@ import Testing
         }
     }
 
+    /// The path of a new upload URL for Photos.image.
+    static func uploadPath(_ client: some TestClientProtocol, token: String) async throws -> String {
+        let tokens = try Self.json(
+            try await client.send(
+                .post, Self.database + "assets/upload", token: token, json: #"{"tokens": [{"recordType": "Photos", "fieldName": "image"}]}"#))
+        guard case .string(let url)? = tokens["tokens"]?.arrayValue?.first?["url"],
+            let path = url.firstRange(of: "/database/").map({ String(url[$0.lowerBound...]) })
+        else { throw CloudKitError(.badRequest, "no upload url in \(tokens.serialized)") }
+        return path
+    }
+
+    @Test func anAssetIsNoLongerServedOnceNoRecordHoldsItButItsReceiptStillWorks() async throws {
+        let fixture = try ServiceFixture()
+        let token = fixture.adminToken
+        try await fixture.test { client in
+            let path = try await Self.uploadPath(client, token: token)
+            let uploaded = try await client.execute(
+                uri: path, method: .post, headers: [.authorization: "Bearer " + token], body: ByteBuffer(string: "secret bytes"))
+            guard let single = try Self.json(uploaded)["singleFile"], case .string(let checksum)? = single["fileChecksum"] else {
+                Issue.record("no receipt: \(uploaded.text)")
+                return
+            }
+            let save = Self.modify(Self.create("Photos", "P1", #"{"image": {"value": \#(single.serialized)}}"#))
+            #expect(try await client.send(.post, Self.database + "records/modify", token: token, json: save).status == .ok)
+            let download = Self.database + "assets/download/" + checksum
+            #expect(try await client.send(.get, download, token: token).text == "secret bytes")
+            let delete = #"{"operations": [{"operationType": "forceDelete", "record": {"recordName": "P1"}}]}"#
+            #expect(try await client.send(.post, Self.database + "records/modify", token: token, json: delete).status == .ok)
+            try Self.expectError(try await client.send(.get, download, token: token), .notFound, "NOT_FOUND")
+            // The upload itself is kept until its receipt expires: saved again, it is served again.
+            #expect(try await client.send(.post, Self.database + "records/modify", token: token, json: save).status == .ok)
+            #expect(try await client.send(.get, download, token: token).text == "secret bytes")
+        }
+    }
+
     @Test func filesAnEarlierRunLeftInTheUploadsFolderAreDeletedAtStart() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shop-uploads-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -226,13 +226,15 @@ public final class RecordDatabase: Sendable {
     }
 
     /// `body` run through a transaction on `db`, inside a write transaction (or savepoint)
-    /// already open, with the change log written after it; `known` is the schema when the
+    /// already open, with the content of assets it left unheld removed and the change log
+    /// written after it; `known` is the schema when the
     /// caller knows it is current, read from `db` otherwise.
     func transact<T>(
         _ db: Database, snapshot known: SchemaSnapshot? = nil, access: AccessPolicy = .owner, _ body: (RecordTransaction) throws -> T
     ) throws -> T {
         let transaction = RecordTransaction(db, snapshot: try known ?? snapshot(db), databasePath: path, access: access)
         let result = try body(transaction)
+        try transaction.removeUnheldAssets()
         try transaction.changeLog.write(to: db)
         announceAfterCommit(transaction.changeLog.recordTypes, db)
         return result

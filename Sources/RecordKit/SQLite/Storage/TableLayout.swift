@@ -19,6 +19,8 @@ final class TableLayout: Sendable {
     let slots: [Slot]
     /// The user field slots by name.
     let slotsByName: [String: Slot]
+    /// The slots of the ASSET and LIST<ASSET> fields (``AssetColumns``).
+    let assetSlots: [Slot]
     /// The selected columns' names (unqualified), by position.
     let columnNames: [String]
     /// Number of selected columns.
@@ -50,6 +52,7 @@ final class TableLayout: Sendable {
         }
         self.slots = slots
         slotsByName = Dictionary(uniqueKeysWithValues: slots.map { ($0.field.name, $0) })
+        assetSlots = slots.filter { $0.field.type == .asset || $0.field.type == .list(.asset) }
         selection = columns.map { "\(table).\($0)" }.joined(separator: ", ")
         columnNames = columns
         fieldColumns = Array(5..<columns.count)

@@ -72,19 +72,10 @@ extension RecordTransaction {
     func mayReadAsset(sha256: String) throws -> Bool {
         guard access.appliesGrants else { return true }
         for layout in snapshot.storedLayouts {
-            let assetSlots = layout.slots.filter { $0.field.type == .asset || $0.field.type == .list(.asset) }
-            guard !assetSlots.isEmpty else { continue }
-            var holds: [String] = []
-            for slot in assetSlots {
-                let column = "\(layout.table).\(SQLName.column(slot.field.name))"
-                holds.append(
-                    slot.field.type == .asset
-                        ? "\(column) ->> '$.sha256' = ?1"
-                        : "EXISTS (SELECT 1 FROM json_each(\(column)) AS element WHERE element.value ->> '$.sha256' = ?1)")
-            }
+            guard let holds = AssetColumns.holding("?1", in: layout) else { continue }
             var readable = PredicateCompiler(layout: layout)
             let condition = try readable.compile(access.readScope(of: layout.recordType).predicate)
-            let sql = "SELECT EXISTS (SELECT 1 FROM \(layout.table) WHERE (\(holds.joined(separator: " OR "))) AND \(condition))"
+            let sql = "SELECT EXISTS (SELECT 1 FROM \(layout.table) WHERE (\(holds)) AND \(condition))"
             let found = try Bool.fetchOne(db, sql: sql, arguments: StatementArguments(values: [sha256.databaseValue] + readable.arguments)) ?? false
             if found { return true }
         }

@@ -4,7 +4,9 @@ internal import GRDB
 extension RecordTransaction {
     /// Deletes the record named `recordName` and, in this same transaction, every record holding
     /// a DELETE_SELF reference to it, transitively. Returns every recordName removed, the record
-    /// itself first. Cycles terminate: a deleted record cannot be deleted again.
+    /// itself first. Cycles terminate: a deleted record cannot be deleted again. The content of
+    /// assets that only the removed records held is removed before the transaction commits
+    /// (``removeUnheldAssets()``).
     ///
     /// The cascade is set-wise: each round deletes, per referring field, every record pointing at
     /// any record removed in the previous round, with one statement using the field's index
@@ -15,6 +17,7 @@ extension RecordTransaction {
         }
         try checkWrite(recordName, of: location.recordType)
         forgetKnownRecordNames()
+        try noteAssetsHeld(by: try snapshot.layout(location.recordType), where: "\(SQLName.rowID) = ?1", arguments: [location.rowID])
         try db.cachedStatement(sql: "DELETE FROM \(SQLName.table(location.recordType)) WHERE _rowid = ?")
             .execute(arguments: [location.rowID])
         let now = Timestamp.milliseconds(Date())
@@ -36,6 +39,7 @@ extension RecordTransaction {
                     of: referring.recordType, matching: "FROM \(table) WHERE \(condition)", names: names, at: now, in: db
                 )
                 if !removed.isEmpty {
+                    try noteAssetsHeld(by: try snapshot.layout(referring.recordType), where: condition, arguments: [names])
                     try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(condition)").execute(arguments: [names])
                     next[referring.recordType, default: []] += removed
                     deleted += removed

@@ -23,6 +23,11 @@ public final class RecordTransaction {
     /// References written inside ``deferringReferenceChecks(_:)`` whose target was not there
     /// yet; `nil` outside one.
     var pendingTargets: [PendingTarget]?
+    /// The SHA-256 of assets held by records this transaction deleted or overwrote: their
+    /// content is removed before it commits if no record holds them any more
+    /// (``RecordTransaction+AssetLifetime``). One noted by a step undone is still held, so it
+    /// is kept.
+    var releasedAssets: Set<String> = []
 
     /// The database file, for error messages; `nil` in memory.
     private let databasePath: String?
@@ -128,6 +133,7 @@ public final class RecordTransaction {
             if let existing = try locate(record.recordName) {
                 guard existing.recordType == record.recordType else { throw Self.nameTaken(record, by: existing.recordType) }
                 try checkChangeTag(tag, stored: existing.changeTag, type: record.recordType, name: record.recordName)
+                try noteAssetsHeld(by: layout, where: "\(SQLName.rowID) = ?1", arguments: [existing.rowID])
                 let arguments = StatementArguments(
                     values: layout.fieldColumns.map { encoded[$0] } + [now.databaseValue, changeTag.databaseValue, existing.rowID.databaseValue]
                 )
@@ -210,6 +216,9 @@ public final class RecordTransaction {
             // A missing record or a stale change tag is the first thing to report.
             try requireUpdatable(recordType: recordType, recordName: recordName, ifChangeTag: ifChangeTag)
             throw error
+        }
+        if columns.contains(where: { column in layout.assetSlots.contains { $0.column == column } }) {
+            try noteAssetsHeld(by: layout, where: "\(SQLName.recordName) = ?1", arguments: [recordName])
         }
         let changeTag = ChangeTag.next()
         let now = Timestamp.milliseconds(Date())
