@@ -46,8 +46,9 @@ public func buildRouter(_ state: ServiceState, logger: Logger) -> Router<Service
     let graphQL = GraphQLController(writes: state.writes, credentials: state.credentials)
     graphQL.addRoutes(to: dataGroup(router, "", state: state, rendering: .graphQL, target: .fixed(.developmentPublic)))
     graphQL.addRoutes(to: dataGroup(router, databasePath, state: state, rendering: .graphQL, target: .path(container: state.configuration.container)))
-    CloudKitController(writes: state.writes, uploads: state.uploads, users: state.users).addRoutes(
-        to: dataGroup(router, databasePath, state: state, rendering: .cloudKit, target: .path(container: state.configuration.container)))
+    let cloudKit = CloudKitController(writes: state.writes, uploads: state.uploads, users: state.users)
+    cloudKit.addRoutes(to: dataGroup(router, databasePath, state: state, rendering: .cloudKit, target: .path(container: state.configuration.container)))
+    cloudKit.addUploadRoute(to: uploadGroup(router, state: state))
     SchemaController().addRoutes(
         to: dataGroup(router, databasePath, state: state, rendering: .cloudKit, target: .path(container: state.configuration.container)))
     TransactionsController().addRoutes(
@@ -75,10 +76,30 @@ func dataGroup(
     _ router: Router<ServiceRequestContext>, _ path: RouterPath, state: ServiceState,
     rendering: ErrorRendering, target: DatabaseMiddleware.Target
 ) -> RouterGroup<ServiceRequestContext> {
+    routeGroup(router, path, state: state, rendering: rendering, target: target, bodyLimit: BodyLimitMiddleware(limit: state.configuration.maximumBodySize))
+        .add(middleware: LargeRequestMiddleware(places: state.largeRequests))
+}
+
+/// The group of the asset upload URLs, as a CloudKit ``dataGroup(_:_:state:rendering:target:)``
+/// but with bodies up to the upload limit (an asset's) instead of the request limit, and no
+/// place for large requests to wait for: the route streams its body to a file, holding none of
+/// it in memory. (A signed upload's body, read whole, stays within the request limit.)
+func uploadGroup(_ router: Router<ServiceRequestContext>, state: ServiceState) -> RouterGroup<ServiceRequestContext> {
+    let configuration = state.configuration
+    return routeGroup(
+        router, databasePath, state: state, rendering: .cloudKit, target: .path(container: configuration.container),
+        bodyLimit: .upload(limit: configuration.maximumUploadSize, bufferedLimit: configuration.maximumBodySize))
+}
+
+/// A group under `path` with errors in `rendering`'s shape, `bodyLimit`, the credential and the
+/// database resolved.
+private func routeGroup(
+    _ router: Router<ServiceRequestContext>, _ path: RouterPath, state: ServiceState,
+    rendering: ErrorRendering, target: DatabaseMiddleware.Target, bodyLimit: BodyLimitMiddleware
+) -> RouterGroup<ServiceRequestContext> {
     router.group(path)
         .add(middleware: ErrorRenderingMiddleware(rendering))
-        .add(middleware: BodyLimitMiddleware(limit: state.configuration.maximumBodySize))
+        .add(middleware: bodyLimit)
         .add(middleware: state.credentials)
         .add(middleware: DatabaseMiddleware(registry: state.databases, target: target))
-        .add(middleware: LargeRequestMiddleware(places: state.largeRequests))
 }

@@ -1,3 +1,5 @@
+import RecordKit
+
 /// How `shop serve` runs: where it listens, what it serves and its limits.
 public struct ServiceConfiguration: Sendable {
     /// The address to listen on.
@@ -14,6 +16,8 @@ public struct ServiceConfiguration: Sendable {
     public var changeRetention: Duration
     /// The largest request body read; larger ones get 413.
     public var maximumBodySize: Int
+    /// The largest body an asset's upload URL takes, streamed to a file; larger ones get 413.
+    public var maximumUploadSize: Int
     /// How long a request's head may take to arrive, and then its body; a slower request gets
     /// 408 and its connection is closed.
     public var readTimeout: Duration
@@ -26,6 +30,9 @@ public struct ServiceConfiguration: Sendable {
     public static let defaultChangeRetention = Duration.seconds(30 * 24 * 60 * 60)
     /// 8 MiB.
     public static let defaultMaximumBodySize = 8 * 1024 * 1024
+    /// 64 MiB, the most an ASSET holds (RecordKit's `Limits.maximumAssetBytes`): an upload URL
+    /// takes a whole asset.
+    public static var defaultMaximumUploadSize: Int { Limits.maximumAssetBytes }
     /// 30 seconds: an 8 MiB body at 280 kB/s.
     public static let defaultReadTimeout = Duration.seconds(30)
 
@@ -37,6 +44,7 @@ public struct ServiceConfiguration: Sendable {
         transactionRetention: Duration = ServiceConfiguration.defaultTransactionRetention,
         changeRetention: Duration = ServiceConfiguration.defaultChangeRetention,
         maximumBodySize: Int = ServiceConfiguration.defaultMaximumBodySize,
+        maximumUploadSize: Int = ServiceConfiguration.defaultMaximumUploadSize,
         readTimeout: Duration = ServiceConfiguration.defaultReadTimeout
     ) {
         self.host = host
@@ -46,6 +54,7 @@ public struct ServiceConfiguration: Sendable {
         self.transactionRetention = transactionRetention
         self.changeRetention = changeRetention
         self.maximumBodySize = maximumBodySize
+        self.maximumUploadSize = maximumUploadSize
         self.readTimeout = readTimeout
     }
 }

@@ -16,6 +16,10 @@ public struct ServiceRequestContext: RequestContext, WebSocketRequestContext {
     public var database: ServiceDatabase?
     /// The largest body a route reads, set from the configuration; larger bodies get 413.
     public var maxUploadSize: Int = ServiceConfiguration.defaultMaximumBodySize
+    /// The largest body read into memory whole (a signed request's, which its signature
+    /// covers): ``maxUploadSize``, except on an asset's upload URL, whose route streams larger
+    /// bodies to a file (``BodyLimitMiddleware/upload(limit:bufferedLimit:)``).
+    public var maxBufferedBodySize: Int = ServiceConfiguration.defaultMaximumBodySize
 
     /// The address of the client (the peer of the connection), `nil` when unknown.
     public var remoteAddress: SocketAddress?

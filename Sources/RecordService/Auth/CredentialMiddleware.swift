@@ -27,8 +27,15 @@ public struct CredentialMiddleware: RouterMiddleware {
         case .token(let text):
             context.principal = try await principal(for: text)
         case .serverSignature(let signature):
-            // The signature covers the body: read it whole (within the limit) and keep it for the route.
-            let body = try await request.collectBody(upTo: context.maxUploadSize)
+            // The signature covers the body: read it whole (within the limit of bodies read
+            // whole, also on an upload URL, which streams larger ones) and keep it for the route.
+            if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > context.maxBufferedBodySize {
+                throw ServiceError(
+                    .contentTooLarge, code: .quotaExceeded,
+                    "the request body is \(length) bytes; a signed request's body is read whole to check its signature, so it may carry at most \(context.maxBufferedBodySize) bytes; upload a larger asset with a token"
+                )
+            }
+            let body = try await request.collectBody(upTo: context.maxBufferedBodySize)
             context.principal = try await principal(for: signature, body: Data(buffer: body), path: request.uri.path)
         }
         return try await next(request, context)

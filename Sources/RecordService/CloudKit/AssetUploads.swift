@@ -106,7 +106,7 @@ final class AssetUploads: Sendable {
 
     /// Streams `body`, uploaded to `token`'s URL, into a file and returns its receipt:
     /// `NOT_FOUND` for a token unknown or expired, `QUOTA_EXCEEDED` for a body past `limit`
-    /// bytes or when too many bytes wait; a failed upload leaves no file.
+    /// bytes (the upload limit, an asset's) or when too many bytes wait; a failed upload leaves no file.
     func upload<Body: AsyncSequence>(
         _ body: Body, token: String, limit: Int, context: some RequestContext
     ) async throws -> Receipt where Body.Element == ByteBuffer {
@@ -176,6 +176,6 @@ private final class UploadDigest: Sendable {
     }
 
     static func tooLarge(_ limit: Int) -> CloudKitError {
-        CloudKitError(.quotaExceeded, "the upload is larger than \(limit) bytes, the most one request may carry; upload a smaller file")
+        CloudKitError(.quotaExceeded, "the upload is larger than \(limit) bytes, the most an asset holds; upload a smaller file")
     }
 }

@@ -7,7 +7,8 @@ import RecordKit
 /// CloudKit Web Services for one database, under `/database/1/{container}/{environment}/{database}/`:
 /// `records/query`, `records/modify`, `records/lookup`, `records/changes`, `zones/list`,
 /// `zones/lookup`, `zones/modify`, `zones/changes`, `users/current`, `users/discover` and
-/// `assets/upload` with the upload and download URLs it hands out. Bodies
+/// `assets/upload` with the download URLs it hands out, and the upload URLs
+/// (``addUploadRoute(to:)``, whose bodies may be as large as an asset). Bodies
 /// are CloudKit's JSON as its clients send it; responses are `application/json`, errors
 /// `{"uuid", "serverErrorCode", "reason"}` with CloudKit's statuses.
 public struct CloudKitController: Sendable {
@@ -37,8 +38,13 @@ public struct CloudKitController: Sendable {
         group.get("users/discover", use: discoverUsers)
         group.post("users/discover", use: discoverUsers)
         group.post("assets/upload", use: requestUploads)
-        group.post("assets/upload/:token", use: upload)
         group.get("assets/download/:checksum", use: download)
+    }
+
+    /// Adds the upload URLs `assets/upload` hands out to `group`, a group at the database path
+    /// whose body limit is an asset's (the bytes stream to a file, never held in memory).
+    public func addUploadRoute(to group: RouterGroup<ServiceRequestContext>) {
+        group.post("assets/upload/:token", use: upload)
     }
 
     // MARK: Records

@@ -213,7 +213,7 @@ import Testing
     }
 
     @Test func anUploadWaitsInAFileOfTheDataFolderAndATokenIsGoodForOneUpload() async throws {
-        let fixture = try ServiceFixture { $0.maximumBodySize = 1024 }
+        let fixture = try ServiceFixture { $0.maximumUploadSize = 1024 }
         let token = fixture.adminToken
         let uploads = fixture.folder.appendingPathComponent("uploads").path
         try await fixture.test { client in
@@ -256,6 +256,34 @@ import Testing
         return path
     }
 
+    @Test func anUploadURLTakesAnAssetLargerThanTheRequestBodyLimit() async throws {
+        let fixture = try ServiceFixture()
+        let token = fixture.adminToken
+        try await fixture.test { client in
+            let size = 10 << 20
+            #expect(size > ServiceConfiguration.defaultMaximumBodySize)
+            let path = try await Self.uploadPath(client, token: token)
+            let uploaded = try await client.execute(
+                uri: path, method: .post,
+                headers: [.authorization: "Bearer " + token, .contentType: "application/octet-stream", .contentLength: "\(size)"],
+                body: ByteBuffer(repeating: 0x61, count: size))
+            #expect(uploaded.status == .ok, "\(uploaded.text)")
+            guard let single = try Self.json(uploaded)["singleFile"] else { Issue.record("no receipt: \(uploaded.text)"); return }
+            #expect(single["size"] == .integer(Int64(size)))
+            let saved = try await client.send(
+                .post, Self.database + "records/modify", token: token,
+                json: Self.modify(Self.create("Photos", "P1", #"{"image": {"value": \#(single.serialized)}}"#)))
+            #expect(saved.status == .ok, "\(saved.text)")
+            // Every other route keeps the request limit.
+            let other = try await client.execute(
+                uri: Self.database + "records/modify", method: .post,
+                headers: [.authorization: "Bearer " + token, .contentType: "application/json", .contentLength: "\(size)"],
+                body: ByteBuffer(repeating: 0x20, count: size))
+            try Self.expectError(other, .contentTooLarge, "QUOTA_EXCEEDED")
+            #expect(other.text.contains("at most \(ServiceConfiguration.defaultMaximumBodySize) bytes per request"), "\(other.text)")
+        }
+    }
+
     @Test func anAssetIsNoLongerServedOnceNoRecordHoldsItButItsReceiptStillWorks() async throws {
         let fixture = try ServiceFixture()
         let token = fixture.adminToken
@@ -277,6 +305,38 @@ import Testing
             // The upload itself is kept until its receipt expires: saved again, it is served again.
             #expect(try await client.send(.post, Self.database + "records/modify", token: token, json: save).status == .ok)
             #expect(try await client.send(.get, download, token: token).text == "secret bytes")
+        }
+    }
+
+    @Test func anUploadLargerThanAnAssetIsRefusedNamingTheAssetLimit() async throws {
+        let fixture = try ServiceFixture()
+        let token = fixture.adminToken
+        try await fixture.test { client in
+            let size = Limits.maximumAssetBytes + 1
+            let path = try await Self.uploadPath(client, token: token)
+            let refused = try await client.execute(
+                uri: path, method: .post,
+                headers: [.authorization: "Bearer " + token, .contentType: "application/octet-stream", .contentLength: "\(size)"],
+                body: ByteBuffer(repeating: 0x61, count: size))
+            try Self.expectError(refused, .contentTooLarge, "QUOTA_EXCEEDED")
+            #expect(refused.text.contains("an asset holds at most \(Limits.maximumAssetBytes) bytes"), "\(refused.text)")
+        }
+    }
+
+    @Test func aSignedUploadIsReadWholeOnlyWithinTheRequestLimit() async throws {
+        let fixture = try ServiceFixture()
+        let token = fixture.adminToken
+        try await fixture.test { client in
+            let size = ServiceConfiguration.defaultMaximumBodySize + 1
+            let path = try await Self.uploadPath(client, token: token)
+            // Refused by its length before any of it is read (or its key looked up).
+            let headers: HTTPFields = [
+                .cloudKitKeyID: "backend", .cloudKitDate: ISO8601DateFormatter().string(from: Date()), .cloudKitSignature: "c2lnbmF0dXJl",
+                .contentType: "application/octet-stream", .contentLength: "\(size)",
+            ]
+            let refused = try await client.execute(uri: path, method: .post, headers: headers, body: ByteBuffer(repeating: 0x61, count: size))
+            try Self.expectError(refused, .contentTooLarge, "QUOTA_EXCEEDED")
+            #expect(refused.text.contains("signed request"), "\(refused.text)")
         }
     }
 
