@@ -1,6 +1,4 @@
 import Foundation
-import CoreFoundation
-import Glibc
 import RecordKit
 
 /// The file an export writes, so that a failed export changes nothing and a successful one
@@ -25,24 +23,29 @@ final class ExportFile {
     /// Opens `path` for an export; refused, naming it, when it cannot be written.
     init(path: String) throws(RecordError) {
         self.path = path
-        var status = stat()
-        let exists = stat(path, &status) == 0
-        if exists, status.st_mode & S_IFMT != S_IFREG {
-            guard status.st_mode & S_IFMT != S_IFDIR else {
-                throw RecordError(.invalidArguments, "cannot write \(path): it is a folder; name a file in it")
-            }
+        // The file a link points to is the one replaced (realpath follows every link); a link
+        // that leads to no path (`/dev/stdout` to a pipe) is written through, as anything else
+        // that is not a regular file.
+        let resolved = Self.resolved(path)
+        let attributes = resolved.flatMap { try? FileManager.default.attributesOfItem(atPath: $0) }
+        let type = attributes?[.type] as? FileAttributeType
+        guard type != .typeDirectory else {
+            throw RecordError(.invalidArguments, "cannot write \(path): it is a folder; name a file in it")
+        }
+        let exists = (try? FileManager.default.attributesOfItem(atPath: path)) != nil
+        if exists, type != .typeRegular {
             target = path
             descriptor = open(path, O_WRONLY | O_CLOEXEC)
             staging = nil
         } else {
-            // The file a link points to is the one replaced (realpath follows every link).
-            target = exists ? Self.resolved(path) : path
+            target = resolved ?? path
             let folder = (target as NSString).deletingLastPathComponent
             let name = (target as NSString).lastPathComponent
             var template = Array(((folder.isEmpty ? "." : folder) + "/.\(name).shop-export-XXXXXX").utf8CString)
             descriptor = mkstemp(&template)
             staging = descriptor >= 0 ? String(cString: template) : nil
-            if descriptor >= 0 { fchmod(descriptor, exists ? status.st_mode & 0o7777 : Self.newFileMode) }
+            let mode = (attributes?[.posixPermissions] as? Int).map { mode_t($0) } ?? Self.newFileMode
+            if descriptor >= 0 { fchmod(descriptor, mode) }
         }
         guard descriptor >= 0 else {
             throw RecordError(.invalidArguments, "cannot write \(path): \(String(cString: strerror(errno))); check that its folder exists and may be written")
@@ -110,9 +113,9 @@ final class ExportFile {
         return RecordError(code == ENOSPC || code == EDQUOT ? .limitExceeded : .internalError, "cannot write \(path): \(reason)\(unchanged)")
     }
 
-    /// `path` with every link followed, or as it is when that fails.
-    private static func resolved(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
+    /// `path` with every link followed, or `nil` when nothing is there (or a link leads nowhere).
+    private static func resolved(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
     }
