@@ -1,9 +1,10 @@
 import GRDB
 
-/// Before a schema change adds a rule (`NOT EMPTY`, `UNIQUE (…)`) to a record type that already
-/// stores records, checks that those records keep it, and refuses the change with
-/// `schemaViolation` naming the records that do not (up to ``shownViolations``): a rule is never
-/// added over data that breaks it, and SQLite's bare constraint failure is never what a user sees.
+/// Before a schema change adds a rule (`NOT EMPTY`, `UNIQUE (…)`, the record type a REFERENCE
+/// field points at) to a record type that already stores records, checks that those records
+/// keep it, and refuses the change with `schemaViolation` naming the records that do not (up to
+/// ``shownViolations``): a rule is never added over data that breaks it, and SQLite's bare
+/// constraint failure is never what a user sees.
 enum StoredRuleCheck {
     /// How many offending records or groups an error lists.
     static let shownViolations = 5
@@ -19,6 +20,11 @@ enum StoredRuleCheck {
                 // A field added by the same change is absent everywhere, so nothing can collide.
                 guard constraint.fields.allSatisfy({ previous.field(named: $0) != nil }) else { continue }
                 try checkUnique(constraint, of: type, in: db)
+            }
+            for field in type.userFields {
+                // A field added by the same change holds no references yet.
+                guard let target = field.referencedType, let before = previous.field(named: field.name), before.referencedType != target else { continue }
+                try checkReferencedType(target, of: field, in: type, among: old.recordTypes.filter { !$0.isCloudKitSystemType }, in: db)
             }
         }
     }
@@ -69,7 +75,7 @@ enum StoredRuleCheck {
     }
 
     /// The first ``shownViolations`` of `items`, joined, with "and more" when there are more.
-    private static func listed(_ items: [String], separator: String) -> String {
+    static func listed(_ items: [String], separator: String) -> String {
         items.prefix(shownViolations).joined(separator: separator) + (items.count > shownViolations ? "\(separator)and more" : "")
     }
 }
