@@ -3,7 +3,8 @@ import RecordKit
 /// What `item add` and `item set` assignments change, typed by the schema.
 extension ShoppingStore {
     /// What `assignments` change on an item. `name=` renames it and `list=NAME` moves it to the
-    /// list named NAME; an empty value removes a field's value.
+    /// list named NAME; a REFERENCE value, and each element of a LIST<REFERENCE> one, is resolved
+    /// to an existing record; an empty value removes a field's value.
     func itemChanges(_ assignments: [FieldAssignment]) async throws(RecordError) -> ItemChanges {
         var changes = ItemChanges()
         guard !assignments.isEmpty else { return changes }
@@ -24,6 +25,12 @@ extension ShoppingStore {
                 changes.fields[field.name] = .some(nil)
             case (_, let text) where field.type == .reference:
                 changes.fields[field.name] = .reference(Reference(try await referencedRecordName(text, by: field, in: schema), action: .none))
+            case (_, let text) where field.type == .list(.reference):
+                var references: [Value] = []
+                for element in try ListText.elements(text, for: field, in: Self.itemType) {
+                    references.append(.reference(Reference(try await referencedRecordName(element, by: field, in: schema), action: .none)))
+                }
+                changes.fields[field.name] = .list(references)
             case (_, let text):
                 changes.fields[field.name] = try ValueParser.value(text, for: field, in: Self.itemType)
             }
@@ -31,10 +38,10 @@ extension ShoppingStore {
         return changes
     }
 
-    /// The recordName a `FIELD=TEXT` assignment to REFERENCE `field` points at: for a field that
-    /// declares its record type, the record of that type whose `name` is `text` (as `list=`
-    /// finds lists), else the record named `text` by recordName; `unknownItem` when there is none,
-    /// so that no dangling reference is stored.
+    /// The recordName a `FIELD=TEXT` assignment to REFERENCE `field` (or one element of a
+    /// LIST<REFERENCE> `field`) points at: for a field that declares its record type, the record
+    /// of that type whose `name` is `text` (as `list=` finds lists), else the record named `text`
+    /// by recordName; `unknownItem` when there is none, so that no dangling reference is stored.
     private func referencedRecordName(_ text: String, by field: FieldDefinition, in schema: Schema) async throws(RecordError) -> String {
         let owner = "\(Self.itemType).\(field.name)"
         if let type = field.referencedType, schema.recordType(named: type)?.field(named: "name")?.type == .string {

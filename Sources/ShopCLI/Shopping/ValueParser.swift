@@ -12,14 +12,14 @@ import RecordKit
 /// | REFERENCE | the recordName referenced (action NONE); `item add`/`item set` resolve names first |
 /// | LOCATION | `latitude,longitude` |
 /// | ASSET | the path of a file, whose bytes are stored |
-/// | LIST<T> | elements separated by commas |
+/// | LIST<T> | elements separated by commas, or a JSON array (``ListText``) |
 enum ValueParser {
     /// The value of `text` for `field` of `recordType`.
     static func value(_ text: String, for field: FieldDefinition, in recordType: String) throws(RecordError) -> Value {
         if case .list(let element) = field.type {
             var values: [Value] = []
-            for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-                values.append(try scalar(String(part).trimmingWhitespace, as: element, field: field, in: recordType))
+            for part in try ListText.elements(text, for: field, in: recordType) {
+                values.append(try scalar(part, as: element, field: field, in: recordType))
             }
             return .list(values)
         }
@@ -51,7 +51,7 @@ enum ValueParser {
             }
             throw RecordError(
                 .schemaViolation,
-                "\(recordType).\(field.name) is \(field.type), and '\(text)' is not \(expectation(for: type))",
+                "\(recordType).\(field.name) is \(field.type), and '\(text)' is not \(expectation(for: type, in: field))",
                 recordType: recordType,
                 field: field.name
             )
@@ -66,13 +66,17 @@ enum ValueParser {
         return location.isValid ? location : nil
     }
 
-    private static func expectation(for type: FieldType) -> String {
+    /// What a value of `type` looks like, with an example that works typed for `field` (a
+    /// LOCATION holds a comma, so a list of them is a JSON array).
+    private static func expectation(for type: FieldType, in field: FieldDefinition) -> String {
         switch type {
         case .int64, .number(preferred: .int64): "a whole number (e.g. 2)"
         case .double, .number: "a number (e.g. 2.5)"
         case .timestamp: "an ISO-8601 date (e.g. 2026-11-21 or 2026-11-21T09:30:00Z)"
         case .bytes: "base64 text"
         case .reference: "a recordName"
+        case .location where field.type == .list(.location):
+            "latitude,longitude; a list of locations is a JSON array of [latitude, longitude] pairs, e.g. \(ListText.example(for: field))"
         case .location: "latitude,longitude (e.g. 48.85,2.35)"
         case .asset: "the path of a readable file"
         case .string, .list: "valid"
