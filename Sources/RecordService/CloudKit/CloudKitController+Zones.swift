@@ -94,7 +94,10 @@ extension CloudKitController {
         for position in now.positions where asked?.position(of: position.id).map({ $0.sequence < position.sequence }) ?? true {
             zones.append(CloudKitZone.dictionary(RecordZone(name: position.name, id: position.id, createdAt: nil)))
         }
-        for position in asked?.positions ?? [] where now.position(of: position.id) == nil {
+        // A zone deleted and created again under its name is named once, as it is now (its old
+        // records' tokens are 410); only a name that is gone is named deleted.
+        let names = Set(now.positions.map(\.name))
+        for position in asked?.positions ?? [] where now.position(of: position.id) == nil && !names.contains(position.name) {
             zones.append(.object(["zoneID": CloudKitZone.zoneID(position.name), "deleted": .bool(true)]))
         }
         return Self.json(.object(["zones": .array(zones), "syncToken": .string(now.text), "moreComing": .bool(false)]))

@@ -128,6 +128,11 @@ import Testing
             _ = try await Self.post(client, "zones/modify", token, #"{"operations": [{"operationType": "delete", "zone": {"zoneID": \#(Self.work)}}]}"#)
             let removed = try await Self.post(client, "zones/changes", token, #"{"syncToken": "\#(first)"}"#)
             #expect(removed["zones"]?.arrayValue?.map { $0["deleted"] } == [.bool(true)])
+            // Made again under its name: named once, as it is now, not also as deleted after it.
+            _ = try await Self.createWork(client, token)
+            let remade = try await Self.post(client, "zones/changes", token, #"{"syncToken": "\#(first)"}"#)
+            #expect(remade["zones"]?.arrayValue?.map { $0["zoneID"]?["zoneName"] } == [.string("Work")])
+            #expect(remade["zones"]?.arrayValue?.first?["deleted"] == nil)
         }
     }
 
