@@ -460,3 +460,23 @@ def test_watch_through_the_server_prints_each_change_until_ctrl_c(world):
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+def test_a_watch_the_server_ends_as_it_stops_is_an_error_saying_so(tmp_path):
+    """A live query has no end of its own: the server completing it as it stops is reported, and
+    the watch exits 1, rather than ending quietly as if it had been asked to."""
+    with tempfile.TemporaryDirectory(prefix="shop-serve-") as folder:
+        token = create_token(folder, "--admin", label="admin")
+        server = Server(folder, extra=["--port", "0"])
+        document = 'watch { Lists(where: {name: {eq: "W"}}) { name } }'
+        process = subprocess.Popen([SHOP, "--server", server.url, "--token", token, "-e", document],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            assert process.stdout.readline() != ""
+            assert server.stop(signal.SIGTERM) == 0
+            assert process.wait(timeout=20) == 1
+            assert f"the server at {server.url} ended the watch (it is stopping or restarting)" in process.stderr.read()
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()

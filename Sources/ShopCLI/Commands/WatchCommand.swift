@@ -28,7 +28,7 @@ struct WatchCommand: ShopCommand {
     }
 
     /// Prints the live results of the GraphQL `document` (a query is watched as the subscription
-    /// of the same fields) until Ctrl-C, or until the server ends the stream.
+    /// of the same fields) until Ctrl-C; a server that ends the stream (stopping) is an error.
     static func watch(_ document: String, in session: ShopSession) async throws(RecordError) {
         let results = try await session.backend.watch(subscription(of: document))
         let interruption = session.interruption

@@ -258,9 +258,16 @@ final class RemoteBackend: ShopBackend {
                     for try await event in events where event.name == "next" || event.name == "error" {
                         let document = JSONValue(parsing: event.data) ?? .null
                         continuation.yield(GraphQLResponse(json: event.data, errors: ServerErrors.graphQLErrors(in: document)))
-                        if event.name == "error" { break }
+                        if event.name == "error" {
+                            continuation.finish()
+                            return
+                        }
                     }
-                    continuation.finish()
+                    // A live query has no end of its own: the server ended it (`complete` as it
+                    // stops), which the watch reports rather than ending as if asked to.
+                    continuation.finish(
+                        throwing: RecordError(
+                            .internalError, "the server at \(location) ended the watch (it is stopping or restarting); run watch again once it answers"))
                 } catch {
                     continuation.finish(throwing: RecordError(.internalError, "the server at \(location) stopped sending changes: \(error)"))
                 }
