@@ -87,12 +87,19 @@ import Testing
         #expect(spent.next() == nil)
     }
 
-    @Test func aQueryBecomesADocumentWithItsPredicateInAVariable() throws {
+    @Test func aQueryBecomesAPageWithItsPredicateAndCursorInVariables() throws {
         let items = try #require(try Schema.shopping.recordType(named: "Items"))
         let query = Query("Items", predicate: PredicateField("name") == .string("it's"), sort: [SortDescriptor("name", ascending: false)], limit: 2)
-        let (document, variables) = GraphQLRecords.document(for: query, type: items)
-        #expect(document.hasPrefix("query($predicate: String) { records: Items(predicate: $predicate, sort: [{name: DESC}], limit: 2) {"))
-        #expect(document.contains("list { recordName }"))
+        let (document, variables) = GraphQLRecords.page(of: query, type: items, size: 2, after: "c1")
+        #expect(
+            document.hasPrefix(
+                "query($predicate: String, $after: String) { page: ItemsPage(predicate: $predicate, sort: [{name: DESC}], limit: 2, after: $after) { records {")
+        )
+        #expect(document.contains("list { recordName }") && document.hasSuffix("} cursor } }"))
+        #expect(variables["after"] == .string("c1"))
+        // Every variable declared is used (GraphQL refuses one that is not).
+        let all = GraphQLRecords.page(of: Query("Items"), type: items, size: 5, after: nil)
+        #expect(all.document.hasPrefix("query($after: String) { page: ItemsPage(limit: 5, after: $after) {"))
         let predicate = try #require(variables["predicate"])
         guard case .string(let text) = predicate else { Issue.record("the predicate is not text"); return }
         #expect(try PredicateParser.parse(text) == query.predicate)

@@ -587,3 +587,23 @@ def test_a_guarded_write_with_a_stale_change_tag_changes_nothing(fresh_server):
     assert stale["errors"][0]["extensions"]["code"] == "serverRecordChanged"
     assert stale["errors"][0]["path"] == ["checked"]
     assert server_state(fresh_server, LIST_ITEMS)["Lists"] == [{"name": "Tools", "Items": [{"name": "nails"}]}]
+
+
+def test_lists_and_items_past_the_servers_response_limit_print_what_a_file_prints(fresh_server, tmp_path):
+    """A server answers at most 10,000 records at once: `lists` and `items LIST` page through
+    more, as a file lists them all."""
+    # Imported in two parts each: through a server one import is one request of at most 10,000.
+    commands = []
+    for part, numbers in enumerate((range(0, 5_000), range(5_000, 10_001))):
+        lists, items = tmp_path / f"lists{part}.jsonl", tmp_path / f"items{part}.jsonl"
+        lists.write_text("".join(json.dumps({"recordName": f"L{n:05}", "name": f"List {n:05}"}) + "\n" for n in numbers))
+        items.write_text("".join(
+            json.dumps({"name": f"Item {n:05}", "list": {"recordName": "L00000", "action": "DELETE_SELF"}}) + "\n" for n in numbers))
+        commands += ["-e", f"import Lists {lists}", "-e", f"import Items {items}"]
+    commands += ["-e", "lists", "-e", "items 'List 00000'"]
+    local = run_shop("--db", str(tmp_path / "local.sqlite"), *commands)
+    served = remote(fresh_server, *commands)
+    assert local.returncode == 0, local.stderr
+    assert served.returncode == 0, served.stderr
+    assert served.stdout == local.stdout
+    assert served.stdout.count("\nList ") == 10_001 and served.stdout.count("\nItem ") == 10_001

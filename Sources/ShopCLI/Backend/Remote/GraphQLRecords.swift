@@ -21,22 +21,22 @@ enum GraphQLRecords {
         }
     }
 
-    /// `{ records: T(predicate: $predicate, sort: […], limit: N) { … } }` for `query`; the
-    /// predicate (NSPredicate format, printed by RecordKit) rides in a variable.
-    static func document(for query: Query, type: RecordType) -> (document: String, variables: JSONValue) {
-        var arguments: [String] = []
-        var members: [JSONValue.Member] = []
-        if query.predicate != .all {
-            arguments.append("predicate: $predicate")
-            members.append(JSONValue.Member(key: "predicate", value: .string(query.predicate.description)))
-        }
+    /// One page of `query`'s records: `{ page: TPage(predicate: $predicate, sort: […], limit: N,
+    /// after: $after) { records { … } cursor } }`, `size` records after `cursor` (from the first
+    /// when `nil`); the predicate (NSPredicate format, printed by RecordKit) and the cursor ride
+    /// in variables.
+    static func page(of query: Query, type: RecordType, size: Int, after cursor: String?) -> (document: String, variables: JSONValue) {
+        var arguments = ["limit: \(size)", "after: $after"]
+        if query.predicate != .all { arguments.insert("predicate: $predicate", at: 0) }
         if !query.sort.isEmpty {
-            arguments.append("sort: [" + query.sort.map { "{\($0.key): \($0.ascending ? "ASC" : "DESC")}" }.joined(separator: ", ") + "]")
+            let keys = query.sort.map { "{\($0.key): \($0.ascending ? "ASC" : "DESC")}" }
+            arguments.insert("sort: [" + keys.joined(separator: ", ") + "]", at: arguments.count - 2)
         }
-        if let limit = query.limit { arguments.append("limit: \(limit)") }
-        let header = members.isEmpty ? "query" : "query($predicate: String)"
-        let call = arguments.isEmpty ? query.recordType : "\(query.recordType)(\(arguments.joined(separator: ", ")))"
-        return ("\(header) { records: \(call) { \(selection(of: type)) } }", .object(members))
+        var members = [JSONValue.Member(key: "after", value: cursor.map(JSONValue.string) ?? .null)]
+        if query.predicate != .all { members.append(JSONValue.Member(key: "predicate", value: .string(query.predicate.description))) }
+        let call = "\(query.recordType)Page(\(arguments.joined(separator: ", ")))"
+        let header = query.predicate == .all ? "query($after: String)" : "query($predicate: String, $after: String)"
+        return ("\(header) { page: \(call) { records { \(selection(of: type)) } cursor } }", .object(members))
     }
 
     /// The records under `key` of a response's data, typed by `type`.

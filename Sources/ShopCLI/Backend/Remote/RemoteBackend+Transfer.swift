@@ -20,11 +20,7 @@ extension RemoteBackend {
         if !query.sort.isEmpty {
             arguments.append("sort: [" + query.sort.map { "{\($0.key): \($0.ascending ? "ASC" : "DESC")}" }.joined(separator: ", ") + "]")
         }
-        var remaining = query.limit
-        var cursor: String?
-        repeat {
-            let size = min(remaining ?? Self.exportPageSize, Self.exportPageSize)
-            guard size > 0 else { return }
+        try await eachPage(limit: query.limit, pageSize: Self.exportPageSize) { size, cursor throws(RecordError) in
             let document =
                 "query($predicate: String, $after: String) { page: \(query.recordType)Page(\((arguments + ["limit: \(size)"]).joined(separator: ", "))) { records { recordName } cursor } }"
             let variables = JSONValue.members([
@@ -36,8 +32,6 @@ extension RemoteBackend {
                 throw RecordError(.internalError, "the server's answer has no page of \(type.name) records")
             }
             let names = entries.compactMap { entry -> String? in if case .string(let name)? = entry["recordName"] { name } else { nil } }
-            cursor = if case .string(let next)? = page?["cursor"] { next } else { nil }
-            remaining = remaining.map { $0 - names.count }
             let records = try await lookup(names, of: type)
             let contents = try await assetContents(of: records)
             do {
@@ -47,7 +41,8 @@ extension RemoteBackend {
             } catch {
                 throw RecordError(wrapping: error)
             }
-        } while cursor != nil
+            return (names.count, page?["cursor"])
+        }
     }
 
     /// The stored records named `names`, in that order (one deleted meanwhile left out), from

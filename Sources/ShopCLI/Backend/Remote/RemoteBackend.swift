@@ -62,8 +62,36 @@ final class RemoteBackend: ShopBackend {
         let schema = try await schema()
         let type = try schema.requireRecordType(query.recordType)
         try schema.checkSortKeys(of: query)
-        let (document, variables) = GraphQLRecords.document(for: query, type: type)
-        return remembering(try GraphQLRecords.records(try await data(document, variables: variables), key: "records", of: type))
+        var records: [Record] = []
+        try await eachPage(limit: query.limit) { size, cursor throws(RecordError) in
+            let (document, variables) = GraphQLRecords.page(of: query, type: type, size: size, after: cursor)
+            let page = try await data(document, variables: variables)["page"] ?? .null
+            let found = try GraphQLRecords.records(page, key: "records", of: type)
+            records += found
+            return (found.count, page["cursor"])
+        }
+        return remembering(records)
+    }
+
+    /// The most records one page asks for: well under the server's response limit (10,000 by
+    /// default), so a command lists any number of records a page at a time, as on a file.
+    static let pageSize = 1_000
+
+    /// Asks for pages of at most `pageSize` until `limit` records (all without one) came or the
+    /// last page's cursor is null: `page` is given the page's size and the cursor after the last,
+    /// and returns how many records its page held and the page's `cursor`.
+    func eachPage(
+        limit: Int?, pageSize: Int = pageSize, _ page: (Int, String?) async throws(RecordError) -> (count: Int, cursor: JSONValue?)
+    ) async throws(RecordError) {
+        var remaining = limit
+        var cursor: String?
+        repeat {
+            let size = min(remaining ?? pageSize, pageSize)
+            guard size > 0 else { return }
+            let answer = try await page(size, cursor)
+            remaining = remaining.map { $0 - answer.count }
+            cursor = if case .string(let next)? = answer.cursor { next } else { nil }
+        } while cursor != nil
     }
 
     /// `records`, remembered as seen now.
@@ -100,8 +128,16 @@ final class RemoteBackend: ShopBackend {
 
     func listSummaries() async throws(RecordError) -> [ShoppingStore.ListSummary] {
         let items = try itemsOfAList(in: try await schema())
-        let answer = try await data("{ lists: Lists(sort: [{name: ASC}]) { name items: \(items.aggregateName) { count } } }", variables: .object([]))
-        return try ShoppingStore.ListSummary.decode(answer["lists"]?.text ?? "null", countKey: "items")
+        var summaries: [ShoppingStore.ListSummary] = []
+        try await eachPage(limit: nil) { size, cursor throws(RecordError) in
+            let document =
+                "query($after: String) { page: ListsPage(sort: [{name: ASC}], limit: \(size), after: $after) { records { name items: \(items.aggregateName) { count } } cursor } }"
+            let page = try await data(document, variables: .members(["after": cursor.map(JSONValue.string) ?? .null]))["page"]
+            let found = try ShoppingStore.ListSummary.decode(page?["records"]?.text ?? "null", countKey: "items")
+            summaries += found
+            return (found.count, page?["cursor"])
+        }
+        return summaries
     }
 
     /// Runs `body` first on the records the session remembers: its look-ups need no request
