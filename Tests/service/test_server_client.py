@@ -607,3 +607,18 @@ def test_lists_and_items_past_the_servers_response_limit_print_what_a_file_print
     assert served.returncode == 0, served.stderr
     assert served.stdout == local.stdout
     assert served.stdout.count("\nList ") == 10_001 and served.stdout.count("\nItem ") == 10_001
+
+
+def test_an_asset_field_set_through_a_server_stores_the_files_content_as_on_a_file(fresh_server, tmp_path):
+    photo = tmp_path / "photo.txt"
+    photo.write_text("hello\n")
+    commands = ["-e", "list add Groceries", "-e", "schema add-field Items pic ASSET", "-e", "schema add-field Items pics 'LIST<ASSET>'",
+                "-e", "item add Groceries Milk", "-e", f"item set Groceries Milk pic={photo}", "-e", f"item add Groceries Eggs pic={photo}",
+                "-e", f"item set Groceries Eggs pics={photo},{photo}", "-e", "schema add-field Items number INT64",
+                "-e", "item set Groceries Eggs number=3", "-e", "{ Items(sort: [{name: ASC}]) { name pic { size sha256 } pics { size } number } }"]
+    local = run_shop("--db", str(tmp_path / "local.sqlite"), "--json", *commands)
+    served = remote(fresh_server, "--json", *commands)
+    assert local.returncode == 0, local.stderr
+    assert served.returncode == 0, served.stderr
+    assert served.stdout == local.stdout
+    assert '"pic":{"size":6,"sha256":"5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03"}' in served.stdout

@@ -67,7 +67,8 @@ enum GraphQLRecords {
     }
 
     /// A RecordKit value as GraphQL input: numbers as numbers, TIMESTAMP as ISO-8601 text,
-    /// BYTES as base64, a REFERENCE as `{recordName, action}`, LOCATION as `{latitude, longitude}`.
+    /// BYTES and an ASSET's content as base64, a REFERENCE as `{recordName, action}`, LOCATION as
+    /// `{latitude, longitude}`.
     static func input(_ value: Value) -> JSONValue {
         switch value {
         case .string(let text): .string(text)
@@ -78,7 +79,10 @@ enum GraphQLRecords {
         case .reference(let reference):
             .members(["recordName": .string(reference.recordName), "action": .string(reference.action == .deleteSelf ? "DELETE_SELF" : "NONE")])
         case .location(let location): .members(["latitude": .number(location.latitude), "longitude": .number(location.longitude)])
-        case .asset(let asset): .members(["size": .number(asset.size), "sha256": .string(asset.sha256)])
+        case .asset(let asset):
+            // An ASSET is written by its content (base64), as `TInput` takes it; one known only by
+            // its checksum is named as stored, which the server refuses naming the field.
+            asset.content.map { .string($0.base64EncodedString()) } ?? .members(["size": .number(asset.size), "sha256": .string(asset.sha256)])
         case .list(let values): .array(values.map(input))
         }
     }
