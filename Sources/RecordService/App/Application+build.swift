@@ -46,7 +46,7 @@ public func buildRouter(_ state: ServiceState, logger: Logger) -> Router<Service
     let graphQL = GraphQLController(writes: state.writes, credentials: state.credentials)
     graphQL.addRoutes(to: dataGroup(router, "", state: state, rendering: .graphQL, target: .fixed(.developmentPublic)))
     graphQL.addRoutes(to: dataGroup(router, databasePath, state: state, rendering: .graphQL, target: .path(container: state.configuration.container)))
-    let cloudKit = CloudKitController(writes: state.writes, uploads: state.uploads, users: state.users)
+    let cloudKit = CloudKitController(writes: state.writes, uploads: state.uploads, users: state.users, databases: state.databases)
     cloudKit.addRoutes(to: dataGroup(router, databasePath, state: state, rendering: .cloudKit, target: .path(container: state.configuration.container)))
     cloudKit.addUploadRoute(to: uploadGroup(router, state: state))
     SchemaController().addRoutes(

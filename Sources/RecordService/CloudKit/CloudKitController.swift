@@ -15,11 +15,13 @@ public struct CloudKitController: Sendable {
     let writes: IdempotentWrites
     let uploads: AssetUploads
     let users: UserStore
+    let databases: DatabaseRegistry
 
-    init(writes: IdempotentWrites, uploads: AssetUploads, users: UserStore) {
+    init(writes: IdempotentWrites, uploads: AssetUploads, users: UserStore, databases: DatabaseRegistry) {
         self.writes = writes
         self.uploads = uploads
         self.users = users
+        self.databases = databases
     }
 
     /// Adds the routes to `group`, a group at the database path whose middleware resolved the
@@ -177,6 +179,15 @@ public struct CloudKitController: Sendable {
         }
         if !additions.isEmpty, zone.zone.name != CloudKitZone.defaultZoneName {
             await Self.adoptSchema(of: zone, into: store, logger: context.logger)
+        }
+        // What a private database added just in time is its environment's at once (the next
+        // request to it would share it too).
+        if !additions.isEmpty, database.address.isPrivate {
+            do {
+                _ = try await databases.database(database.address)
+            } catch {
+                context.logger.warning("the private database's new fields did not reach its environment's schema: \(error.message)")
+            }
         }
         return response
     }

@@ -17,6 +17,8 @@ public final class DatabaseRegistry: Sendable {
     public let idleTime: Duration
     private let opened = Mutex<[DatabaseAddress: Task<ServiceDatabase, any Error>]>([:])
     private let lastUsed = Mutex<[DatabaseAddress: ContinuousClock.Instant]>([:])
+    /// Each environment's one schema, which its private databases follow.
+    private let schemas = EnvironmentSchemas()
 
     public init(folder: DataFolder, maximumOpenPrivate: Int = 64, idleTime: Duration = .seconds(300)) {
         self.folder = folder
@@ -40,7 +42,8 @@ public final class DatabaseRegistry: Sendable {
     }
 
     /// The database at `address`, opened (created with the folder's
-    /// ``DataFolder/newDatabaseSchema`` when new) on first use.
+    /// ``DataFolder/newDatabaseSchema`` when new) on first use; a private one brought to its
+    /// environment's schema first (``EnvironmentSchemas``).
     ///
     /// - Throws: `RecordError` when the file cannot be opened; the next call tries again.
     public func database(_ address: DatabaseAddress) async throws(RecordError) -> ServiceDatabase {
@@ -57,12 +60,17 @@ public final class DatabaseRegistry: Sendable {
             tasks[address] = task
             return task
         }
+        let database: ServiceDatabase
         do {
-            return try await task.value
+            database = try await task.value
         } catch {
             opened.withLock { tasks in tasks[address] = nil }
             throw error as? RecordError ?? RecordError(.internalError, "cannot open the database \(address): \(error)", underlyingError: error)
         }
+        if address.isPrivate {
+            try await schemas.share(database, with: try await self.database(DatabaseAddress(environment: address.environment, scope: .public)))
+        }
+        return database
     }
 
     /// Opens the databases the service always serves, so that a broken file is found at start.
@@ -93,6 +101,7 @@ public final class DatabaseRegistry: Sendable {
         opened.withLock { tasks in
             for closed in closing { tasks[closed] = nil }
         }
+        for closed in closing { schemas.forget(closed) }
     }
 
     private func filePath(_ address: DatabaseAddress) throws(RecordError) -> String {
