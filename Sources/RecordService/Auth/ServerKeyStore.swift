@@ -38,6 +38,24 @@ public final class ServerKeyStore: Sendable {
         }
     }
 
+    /// The registered key IDs, in order.
+    public func keyIDs() throws(RecordError) -> [String] {
+        try database.records(matching: Query("ServerKeys", sort: [SortDescriptor("keyID")])).compactMap { record in
+            if case .string(let keyID)? = record.fields["keyID"] { keyID } else { nil }
+        }
+    }
+
+    /// Forgets the key registered under `keyID`: requests signed with it are refused from the
+    /// next one on (a running service reads the key for every signed request).
+    ///
+    /// - Throws: `unknownItem` when no key has that ID.
+    public func remove(keyID: String) throws(RecordError) {
+        guard (try? Self.checkKeyID(keyID)) != nil, try database.fetch(recordName: "key-" + keyID) != nil else {
+            throw RecordError(.unknownItem, "there is no key '\(keyID)'; list them with: shop key list")
+        }
+        _ = try database.modify([.delete(recordName: "key-" + keyID)])
+    }
+
     /// The public key registered under `keyID`, or `nil`.
     public func publicKey(keyID: String) throws(RecordError) -> P256.Signing.PublicKey? {
         guard (try? Self.checkKeyID(keyID)) != nil, let record = try database.fetch(recordName: "key-" + keyID),

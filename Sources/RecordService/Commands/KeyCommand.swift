@@ -1,13 +1,13 @@
 import ArgumentParser
 import Foundation
 
-/// `shop key add`: the server-to-server keys of a data folder (CloudKit's), with which back-end
-/// jobs sign their requests instead of sending a token.
+/// `shop key add|list|remove`: the server-to-server keys of a data folder (CloudKit's), with
+/// which back-end jobs sign their requests instead of sending a token.
 struct KeyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "key",
-        abstract: "Register the service's server-to-server keys.",
-        subcommands: [Add.self]
+        abstract: "Register, list and remove the service's server-to-server keys.",
+        subcommands: [Add.self, List.self, Remove.self]
     )
 
     struct Add: ParsableCommand {
@@ -34,6 +34,31 @@ struct KeyCommand: ParsableCommand {
             }
             try ServerKeyStore(folder: try data.folder()).add(keyID: keyID, pem: pem)
             print("key '\(keyID)' added")
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the registered key IDs (their public keys stay in the accounts database).")
+
+        @OptionGroup var data: DataOption
+
+        func run() throws {
+            for keyID in try ServerKeyStore(folder: try data.folder()).keyIDs() { print(keyID) }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove the key KEYID: a running shop serve refuses requests signed with it from the next one on.",
+            discussion: "Example: shop key remove backend-1"
+        )
+
+        @OptionGroup var data: DataOption
+        @Argument(help: "The key's ID, as shop key list shows it.") var keyID: String
+
+        func run() throws {
+            try ServerKeyStore(folder: try data.folder()).remove(keyID: keyID)
+            print("key '\(keyID)' removed")
         }
     }
 }

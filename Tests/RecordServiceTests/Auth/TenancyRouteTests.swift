@@ -150,6 +150,24 @@ struct ServerKeyRouteTests {
         }
     }
 
+    @Test func aRemovedKeyIsRefusedFromTheNextRequestOn() async throws {
+        let fixture = try ServiceFixture()
+        let key = P256.Signing.PrivateKey()
+        try fixture.state.keys.add(keyID: "backend", pem: key.publicKey.pemRepresentation)
+        try fixture.state.keys.add(keyID: "other", pem: P256.Signing.PrivateKey().publicKey.pemRepresentation)
+        #expect(try fixture.state.keys.keyIDs() == ["backend", "other"])
+        let raw = key.rawRepresentation
+        try await fixture.test { client in
+            let key = try P256.Signing.PrivateKey(rawRepresentation: raw)
+            let signed = { try Self.headers(key: key, date: Self.date(), body: Self.body, path: Self.path) }
+            #expect(try await client.execute(uri: Self.path, method: .post, headers: signed(), body: ByteBuffer(string: Self.body)).status == .ok)
+            try fixture.state.keys.remove(keyID: "backend")
+            #expect(try await client.execute(uri: Self.path, method: .post, headers: signed(), body: ByteBuffer(string: Self.body)).status == .unauthorized)
+        }
+        #expect(try fixture.state.keys.keyIDs() == ["other"])
+        #expect(throws: RecordError.self) { try fixture.state.keys.remove(keyID: "backend") }
+    }
+
     @Test func tamperedOrStaleSignaturesAreRefused() async throws {
         let fixture = try ServiceFixture()
         let key = P256.Signing.PrivateKey()
