@@ -20,7 +20,8 @@ struct DurationArgument: ExpressibleByArgument, CustomStringConvertible, Sendabl
     /// The duration in the largest unit that divides it: `1d`, `90s`.
     var description: String {
         let seconds = duration.components.seconds
-        let unit = Self.units.last { seconds % $0.seconds == 0 } ?? Self.units[0]
+        // The largest unit that divides it; none for 0, which is said in seconds.
+        let unit = seconds == 0 ? Self.units[0] : Self.units.last { seconds % $0.seconds == 0 } ?? Self.units[0]
         return "\(seconds / unit.seconds)\(unit.symbol)"
     }
 

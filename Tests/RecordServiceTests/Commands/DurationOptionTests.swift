@@ -19,6 +19,14 @@ struct DurationOptionTests {
         #expect(["\(command.transactionRetention)", "\(command.changeRetention)", "\(command.readTimeout)"] == ["1d", "30d", "30s"])
     }
 
+    @Test func aReadTimeoutOfZeroIsRefusedSayingWhatWasGiven() {
+        #expect {
+            _ = try ServeCommand.parse(["--read-timeout", "0s"])
+        } throws: { error in
+            ServeCommand.fullMessage(for: error).contains("--read-timeout must be above 0 (e.g. 30s), not '0s'")
+        }
+    }
+
     @Test(arguments: ["5", "5 minutes", "m", "-3s", "1.5h", "5w", ""])
     func anotherFormIsRefusedNamingTheOptionAndItsForm(text: String) {
         #expect {
