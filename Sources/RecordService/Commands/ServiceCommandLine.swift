@@ -18,9 +18,12 @@ public enum ServiceCommandLine {
     /// the exit status; `nil` when they do not. A public database the command creates gets
     /// `newDatabaseSchema` (the engine knows no product: the caller says what a new one holds).
     public static func run(_ arguments: [String], newDatabaseSchema: Schema) async -> Int32? {
-        guard let first = arguments.first, commandNames.contains(first) else { return nil }
+        // `shop help token create` asks for the help of `shop token create`, as the service
+        // commands' own help says.
+        let command = arguments.first == "help" ? arguments.dropFirst() : arguments[...]
+        guard let first = command.first, commandNames.contains(first) else { return nil }
         // `schema deploy` is the service's; every other `schema` command is the REPL's.
-        if first == "schema" && arguments.dropFirst().first != "deploy" { return nil }
+        if first == "schema" && command.dropFirst().first != "deploy" { return nil }
         return await $newDatabaseSchema.withValue(newDatabaseSchema) { await runCommand(arguments) }
     }
 
