@@ -31,6 +31,17 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).filter { $0.hasPrefix("caf") }.isEmpty)
     }
 
+    @Test func aScriptFromAPipeRunsAndAFolderIsNamedAsOne() async throws {
+        let binary = try #require(ShopBinary.path, "the shop executable is not built next to the tests; run swift build --build-tests first")
+        let sandbox = Sandbox()
+        let piped = try ShopBinary.run("/bin/sh", ["-c", "echo 'list add Piped' | \"$0\" --db \"$1\" -f /dev/stdin", binary, sandbox.database])
+        #expect(piped.status == 0, "\(piped.errors)")
+        #expect(piped.output == "added list Piped\n")
+        let folder = await shop(["--db", sandbox.database, "-f", sandbox.folder.path])
+        #expect(folder.status == 1)
+        #expect(folder.errors.contains("cannot read \(sandbox.folder.path): it is a folder; name a file in it"), "\(folder.errors)")
+    }
+
     @Test func anIntegerPastINT64SaysItIsOutOfRange() async throws {
         let sandbox = Sandbox()
         let run = await shop([

@@ -40,13 +40,21 @@ enum SourceFile {
         return text
     }
 
-    /// The bytes of `path`, or `invalidArguments` saying why it cannot be read.
+    /// The bytes of `path`, read to its end (a pipe such as `/dev/stdin` too), or
+    /// `invalidArguments` saying why it cannot be read.
     static func contents(_ path: String) throws(RecordError) -> Data {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "it does not exist"
-            throw RecordError(.invalidArguments, "cannot read \(path): \(reason)")
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw RecordError(.invalidArguments, "cannot read \(path): it does not exist")
         }
-        return data
+        guard !isFolder.boolValue else {
+            throw RecordError(.invalidArguments, "cannot read \(path): it is a folder; name a file in it")
+        }
+        guard let handle = FileHandle(forReadingAtPath: path), let data = try? handle.readToEnd() else {
+            throw RecordError(.invalidArguments, "cannot read \(path): it cannot be read (check its permissions)")
+        }
+        try? handle.close()
+        return data ?? Data()
     }
 }
 
