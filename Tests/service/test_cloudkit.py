@@ -247,6 +247,18 @@ def test_users_current_names_the_caller(client, server):
 # assets
 
 
+def test_upload_urls_carry_the_host_asked_for_and_a_host_that_is_not_one_is_refused(client, server):
+    ask = {"tokens": [{"recordType": "Photos", "fieldName": "image"}]}
+    named = client.post(f"{server.database_url()}/assets/upload", json=ask, headers={"Host": "shop.example:8443"})
+    assert named.status_code == 200, named.text
+    assert named.json()["tokens"][0]["url"].startswith("http://shop.example:8443/database/1/")
+    for host in ("a b", "127.0.0.1:99999", "evil/path", "x@y"):
+        refused = client.post(f"{server.database_url()}/assets/upload", json=ask, headers={"Host": host})
+        assert refused.status_code == 400, (host, refused.text)
+        assert refused.json()["serverErrorCode"] == "BAD_REQUEST"
+        assert "the Host header must be HOST or HOST:PORT" in refused.json()["reason"]
+
+
 def test_an_uploaded_asset_is_saved_in_a_record_and_downloaded(client, server):
     photo = unique("P")
     tokens = post(client, server, "assets/upload", {"tokens": [{"recordType": "Photos", "fieldName": "image", "recordName": photo}]})

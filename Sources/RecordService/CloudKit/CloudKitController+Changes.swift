@@ -14,7 +14,7 @@ extension CloudKitController {
         let database = try context.requireDatabase()
         let body = try await Self.body(of: request, context: context)
         let changes = try CloudKitChangesRequest(body)
-        let assetURL = Self.assetURL(request, context: context)
+        let assetURL = try Self.assetURL(request, context: context)
         let zone = try await CloudKitZone.resolve(body["zoneID"], in: database.database)
         let zoneID = zone.zone.id
         if let token = changes.feed.after, token.zone != zoneID {

@@ -55,7 +55,7 @@ public struct CloudKitController: Sendable {
         let access = try context.requireAccess()
         let database = try context.requireDatabase()
         let body = try await Self.body(of: request, context: context)
-        let assetURL = Self.assetURL(request, context: context)
+        let assetURL = try Self.assetURL(request, context: context)
         let zone = try await CloudKitZone.resolve(body["zoneID"], in: database.database)
         let outcome = try await CloudKitStore(database: zone.database, access: access).read { transaction -> Result<ByteBuffer, CloudKitError> in
             do {
@@ -104,7 +104,7 @@ public struct CloudKitController: Sendable {
         }
         let desiredKeys = try CloudKitQueryRequest.desiredKeys(body["desiredKeys"])
         let requested = names
-        let assetURL = Self.assetURL(request, context: context)
+        let assetURL = try Self.assetURL(request, context: context)
         let zone = try await CloudKitZone.resolve(body["zoneID"], in: database.database)
         let found = try await CloudKitStore(database: zone.database, access: access).read { transaction in
             let schema = transaction.schema
@@ -143,7 +143,7 @@ public struct CloudKitController: Sendable {
         let uploads = self.uploads
         let modification = try CloudKitModification(
             modify, schema: schema, additions: additions, storedTypes: storedTypes, zone: zone.zone.name,
-            uploads: { uploads.content(receipt: $0) }, assetURL: Self.assetURL(request, context: context)
+            uploads: { uploads.content(receipt: $0) }, assetURL: try Self.assetURL(request, context: context)
         )
         let request = ["records/modify", body.serialized]
         let apply: @Sendable (RecordTransaction) throws -> StoredResponse = { transaction in
@@ -276,7 +276,7 @@ public struct CloudKitController: Sendable {
             tokens.append(
                 .object([
                     "recordName": .string(recordName), "fieldName": .string(fieldName),
-                    "url": .string(Self.databaseURL(request, context: context) + "assets/upload/" + token),
+                    "url": .string(try Self.databaseURL(request, context: context) + "assets/upload/" + token),
                 ]))
         }
         return Self.json(.object(["tokens": .array(tokens)]))
@@ -328,15 +328,23 @@ public struct CloudKitController: Sendable {
     }
 
     /// `http://HOST/database/1/{container}/{environment}/{database}/` of the request.
-    static func databaseURL(_ request: Request, context: ServiceRequestContext) -> String {
+    ///
+    /// - Throws: `BAD_REQUEST` when the `Host` header is not `HOST[:PORT]`: it goes into the URLs
+    ///   an answer hands out, which a client then calls.
+    static func databaseURL(_ request: Request, context: ServiceRequestContext) throws(ServiceError) -> String {
         let host = request.head.authority ?? "localhost"
+        guard let match = host.wholeMatch(of: /(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(?::([0-9]{1,5}))?/),
+            match.2.map({ Int($0).map { (1...65_535).contains($0) } ?? false }) ?? true
+        else {
+            throw ServiceError(.badRequest, code: .badRequest, "the Host header must be HOST or HOST:PORT, as the service's address is written")
+        }
         let parameters = context.parameters
         return "http://\(host)/database/1/\(parameters.get("container") ?? "")/\(parameters.get("environment") ?? "")/\(parameters.get("database") ?? "")/"
     }
 
     /// The download URL of an asset, for responses to `request`.
-    static func assetURL(_ request: Request, context: ServiceRequestContext) -> @Sendable (Asset) -> String {
-        let base = databaseURL(request, context: context) + "assets/download/"
+    static func assetURL(_ request: Request, context: ServiceRequestContext) throws(ServiceError) -> @Sendable (Asset) -> String {
+        let base = try databaseURL(request, context: context) + "assets/download/"
         return { base + $0.sha256 }
     }
 }
