@@ -33,7 +33,21 @@ extension Schema {
             try result.apply(change)
         }
         try result.checkReferencedTypesExist()
+        try result.checkFieldCounts()
         return result
+    }
+
+    /// Throws `limitExceeded` when a record type declares more than ``Limits/maximumFieldsPerType``
+    /// fields.
+    private func checkFieldCounts() throws(RecordError) {
+        for type in recordTypes where type.userFields.count > Limits.maximumFieldsPerType {
+            throw RecordError(
+                .limitExceeded,
+                "\(type.name) would have \(type.userFields.count) fields; a record type holds at most \(Limits.maximumFieldsPerType): "
+                    + "keep related values in another record type that references this one",
+                recordType: type.name
+            )
+        }
     }
 
     /// Throws `schemaViolation` when a field declares it references a record type that does not exist.

@@ -11,4 +11,8 @@ public enum Limits {
     public static let maximumBatchOperations = 200_000
     /// The most values in one `IN {…}` list of a predicate.
     public static let maximumInListCount = 1000
+    /// The most fields one record type declares: well inside the 2,000 columns SQLite gives a
+    /// table (each field is a column, a reference one more for its action, beside the system
+    /// fields').
+    public static let maximumFieldsPerType = 1000
 }
