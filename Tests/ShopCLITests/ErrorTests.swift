@@ -91,6 +91,19 @@ import Testing
         Case("mutation { deleteLists(recordName: \"nope\") { deleted } }", nil, ""),
     ]
 
+    /// What is wrong with an imported schema file names the file: `FILE:LINE:COLUMN: ` before
+    /// a parse error (with its line and a caret), `FILE: ` before a rule the file breaks.
+    @Test func aSchemaFileThatCannotBeImportedIsNamedInItsError() async throws {
+        let sandbox = Sandbox()
+        let misspelt = try sandbox.file("misspelt.ckdb", "DEFINE SCHEMA\nRECORD TYPE Y3 ( d INTT64 );\n")
+        let unsearchable = try sandbox.file("unsearchable.ckdb", "DEFINE SCHEMA\nRECORD TYPE Y3 ( d INT64 SEARCHABLE );\n")
+        let parse = await shop(["--db", sandbox.database, "-e", "schema import \(misspelt)"])
+        #expect(parse.errors.hasPrefix("error: invalidArguments: \(misspelt):2:20: expected a field type"), "\(parse.errors)")
+        #expect(parse.errors.hasSuffix("    RECORD TYPE Y3 ( d INTT64 );\n                       ^\n"), "\(parse.errors)")
+        let rule = await shop(["--db", sandbox.database, "-e", "schema import \(unsearchable)"])
+        #expect(rule.errors.hasPrefix("error: schemaViolation: \(unsearchable): Y3.d is INT64; only STRING"), "\(rule.errors)")
+    }
+
     @Test(arguments: cases)
     func aFailingCommandSaysWhyExitsOneAndChangesNothing(_ failure: Case) async throws {
         let sandbox = Sandbox()

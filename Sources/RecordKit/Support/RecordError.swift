@@ -69,7 +69,7 @@ public struct RecordError: Error, Sendable, CustomStringConvertible {
     /// `code: message`, the form the REPL prints after `error: `.
     public var description: String {
         if let location {
-            return "\(code.rawValue): \(location.line):\(location.column): \(message)"
+            return "\(code.rawValue): \(location): \(message)"
         }
         return "\(code.rawValue): \(message)"
     }
@@ -81,6 +81,8 @@ public struct SourceLocation: Sendable, Hashable, Codable, CustomStringConvertib
     public var column: Int
     /// The full text of the line the position is on.
     public var lineText: String
+    /// The file the text came from, when it came from one.
+    public var file: String?
 
     public init(line: Int, column: Int, lineText: String = "") {
         self.line = line
@@ -94,7 +96,8 @@ public struct SourceLocation: Sendable, Hashable, Codable, CustomStringConvertib
         return "\(lineText)\n\(prefix)^"
     }
 
-    public var description: String { "\(line):\(column)" }
+    /// `LINE:COLUMN`, after `FILE:` when the text came from a file.
+    public var description: String { (file.map { "\($0):" } ?? "") + "\(line):\(column)" }
 
     /// The location of the UTF-8 offset `offset` in `text`.
     public init(offset: String.Index, in text: String) {

@@ -81,7 +81,21 @@ struct SchemaImportCommand: ShopCommand {
     var file: String
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
-        let changes = try await session.backend.importSchema(ckdb: try SourceFile.read(file))
+        let text = try SourceFile.read(file)
+        let changes: [String]
+        do {
+            changes = try await session.backend.importSchema(ckdb: text)
+        } catch let error where [.invalidArguments, .schemaViolation, .limitExceeded].contains(error.code) {
+            // What is wrong with the file names it: `FILE:LINE:COLUMN: ` before a parse error,
+            // `FILE: ` before a rule it breaks.
+            var located = error
+            if located.location != nil {
+                located.location?.file = file
+            } else {
+                located.message = "\(file): \(error.message)"
+            }
+            throw located
+        }
         let summary = changes.isEmpty ? "the schema already has everything in \(file)" : changes.joined(separator: "\n")
         session.show(.message(summary, ["file": .string(file), "changes": .array(changes.map(JSONValue.string))]))
         return .proceed
