@@ -17,6 +17,10 @@ struct SchemaCommand: AsyncParsableCommand {
         )
 
         @OptionGroup var data: DataOption
+        @Flag(
+            name: .customLong("defer-rules"),
+            help: "Apply the rest when production's records break a new rule yet (NOT EMPTY, UNIQUE, a reference's type); deploy again once they follow it.")
+        var deferRules = false
 
         func run() async throws {
             let folder = try data.existingFolder()
@@ -29,12 +33,15 @@ struct SchemaCommand: AsyncParsableCommand {
             }
             let development = try folder.openPublicDatabase(.development)
             let production = try folder.openPublicDatabase(.production)
-            let changes = try await SchemaDeployment.deploy(from: development, to: production)
-            if changes.isEmpty {
+            let outcome = try await SchemaDeployment.deploy(from: development, to: production, deferringRules: deferRules)
+            if outcome.applied.isEmpty && outcome.deferred.isEmpty {
                 print("production already has development's schema")
             }
-            for change in changes {
+            for change in outcome.applied {
                 print(change.description)
+            }
+            for (change, reason) in outcome.deferred {
+                print("deferred: \(change.description): \(reason)")
             }
         }
     }

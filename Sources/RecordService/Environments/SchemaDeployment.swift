@@ -5,12 +5,77 @@ public import RecordKit
 /// index flag that production has and development lacks, or a field whose type differs, is
 /// refused by name, and then nothing is applied.
 public enum SchemaDeployment {
+    /// What a deploy did: the changes applied, and the rules it left for later.
+    public struct Outcome: Sendable {
+        /// The changes applied, none when production already had them.
+        public var applied: [SchemaChange]
+        /// The rules (`NOT EMPTY`, `UNIQUE`, a reference's declared type) production's records
+        /// break yet, each with why, left out when deploying with `deferringRules`.
+        public var deferred: [(change: SchemaChange, reason: String)]
+    }
+
     /// Applies the schema of the database at `development` to the one at `production` (created
     /// when missing) and returns the changes applied, none when production already has it.
     ///
-    /// - Throws: ``RecordError`` `schemaViolation` naming the first change that is not additive.
+    /// - Throws: ``RecordError`` `schemaViolation` naming the first change that is not additive,
+    ///   or a rule production's records break; nothing is applied then.
     public static func deploy(from development: RecordDatabase, to production: RecordDatabase) async throws(RecordError) -> [SchemaChange] {
+        try await deploy(from: development, to: production, deferringRules: false).applied
+    }
+
+    /// Whether `change` only adds (the changes a deploy can apply).
+    private static func isAddition(_ change: SchemaChange) -> Bool {
+        switch change {
+        case .addRole, .addRecordType, .addField, .addIndexFlags, .addGrant, .addReferencedType, .addUniqueConstraint, .addRequired: true
+        default: false
+        }
+    }
+
+    /// As ``deploy(from:to:)``; with `deferringRules`, a rule production's records break yet
+    /// (a new field declared `NOT EMPTY` on records that have no value for it) does not hold the
+    /// rest back: everything else is applied, the field without its rule, and the rule is named
+    /// in ``Outcome/deferred`` with why, to deploy again once production's records follow it.
+    public static func deploy(
+        from development: RecordDatabase, to production: RecordDatabase, deferringRules: Bool
+    ) async throws(RecordError) -> Outcome {
         let schema = try await development.schema().schema
-        return try await production.updateSchema(to: schema, mode: .exact).changes
+        do {
+            return Outcome(applied: try await production.updateSchema(to: schema, mode: .exact).changes, deferred: [])
+        } catch let refusal where refusal.code == .schemaViolation {
+            let changes = try await production.schema().schema.changes(to: schema, mode: .exact)
+            guard deferringRules else {
+                // Every change adds, so production's records broke a rule: the rest may go first.
+                guard changes.allSatisfy(isAddition) else { throw refusal }
+                var refused = refusal
+                refused.message += "; or deploy the rest now and the rule once they follow it: shop schema deploy --defer-rules"
+                throw refused
+            }
+            var structure: [SchemaChange] = []
+            var rules: [SchemaChange] = []
+            for change in changes {
+                switch change {
+                case .addField(let type, var field) where field.isRequired:
+                    field.isRequired = false
+                    structure.append(.addField(recordType: type, field))
+                    rules.append(.addRequired(recordType: type, field: field.name))
+                case .addRequired, .addUniqueConstraint, .addReferencedType:
+                    rules.append(change)
+                default:
+                    structure.append(change)
+                }
+            }
+            // What is not additive is refused as before: only rules are deferred.
+            _ = try await production.apply(structure)
+            var outcome = Outcome(applied: structure, deferred: [])
+            for rule in rules {
+                do {
+                    _ = try await production.apply([rule])
+                    outcome.applied.append(rule)
+                } catch let error where error.code == .schemaViolation {
+                    outcome.deferred.append((rule, error.message))
+                }
+            }
+            return outcome
+        }
     }
 }
