@@ -480,3 +480,31 @@ def test_a_watch_the_server_ends_as_it_stops_is_an_error_saying_so(tmp_path):
             if process.poll() is None:
                 process.kill()
                 process.wait()
+
+
+def test_a_server_stopping_closes_each_websocket_with_1001_going_away(tmp_path):
+    """1001 tells a client the server went away (connect again later), where 1000 says the
+    conversation is over."""
+    with tempfile.TemporaryDirectory(prefix="shop-serve-") as folder:
+        token = create_token(folder, "--admin", label="admin")
+        server = Server(folder, extra=["--port", "0"])
+        url = server.url.replace("http://", "ws://") + "/graphql"
+
+        async def stop_while_subscribed():
+            async with websockets.connect(url, subprotocols=[SUBPROTOCOL]) as ws:
+                await ws.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {token}"}}))
+                assert json.loads(await asyncio.wait_for(ws.recv(), timeout=10))["type"] == "connection_ack"
+                await ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": {"query": "subscription { Lists { name } }"}}))
+                assert json.loads(await asyncio.wait_for(ws.recv(), timeout=10))["type"] == "next"
+                stopping = asyncio.get_running_loop().run_in_executor(None, server.stop, signal.SIGTERM)
+                try:
+                    while True:
+                        await asyncio.wait_for(ws.recv(), timeout=15)
+                except websockets.ConnectionClosed:
+                    pass
+                assert await stopping == 0
+                return ws.close_code, ws.close_reason
+
+        code, reason = asyncio.run(stop_while_subscribed())
+        assert code == 1001, (code, reason)
+        assert reason == "the server is shutting down"

@@ -63,7 +63,7 @@ public func buildRouter(_ state: ServiceState, logger: Logger) -> Router<Service
 /// the GraphQL endpoints. A request that matches none goes on to ``buildRouter(_:logger:)``.
 func buildWebSocketRouter(_ state: ServiceState) -> Router<ServiceRequestContext> {
     let router = Router(context: ServiceRequestContext.self)
-    let webSocket = GraphQLWebSocketController(credentials: state.credentials, registry: state.databases)
+    let webSocket = GraphQLWebSocketController(credentials: state.credentials, registry: state.databases, sessions: state.webSocketSessions)
     webSocket.addRoute(to: router, "graphql", target: .fixed(.developmentPublic))
     webSocket.addRoute(to: router, "database/1/:container/:environment/:database/graphql", target: .path(container: state.configuration.container))
     return router

@@ -22,6 +22,9 @@ public struct ServiceState: Sendable {
     public let writes = IdempotentWrites(inFlight: InFlightKeys())
     /// Asset uploads waiting for a record to take them, as files of the data folder.
     let uploads: AssetUploads
+    /// The GraphQL WebSocket sessions open now: a service of its own, run after the
+    /// application's, that closes them with 1001 as the server stops.
+    public let webSocketSessions = OpenWebSocketSessions()
     /// The places of the large requests handled at once (``LargeRequestMiddleware``): as many as
     /// the machine has cores, at least two, so one is parsed while another writes.
     let largeRequests = AdmissionGate(places: max(2, ProcessInfo.processInfo.activeProcessorCount))

@@ -64,7 +64,8 @@ struct ServeCommand: AsyncParsableCommand {
             print("shop serve: listening on http://\(host):\(port)")
             fflush(nil)
         }
-        var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        // Stopped in reverse order: the WebSocket sessions close with 1001 before the HTTP server stops.
+        var group = ServiceGroupConfiguration(services: [app, state.webSocketSessions], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         group.maximumGracefulShutdownDuration = .seconds(10)
         do {
             try await ServiceGroup(configuration: group).run()

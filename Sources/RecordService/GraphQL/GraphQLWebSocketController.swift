@@ -12,6 +12,7 @@ struct GraphQLWebSocketController {
 
     let credentials: CredentialMiddleware
     let registry: DatabaseRegistry
+    let sessions: OpenWebSocketSessions
 
     /// The upgrade route at `path`, serving the database `target` names.
     func addRoute(to router: Router<ServiceRequestContext>, _ path: RouterPath, target: DatabaseMiddleware.Target) {
@@ -24,7 +25,9 @@ struct GraphQLWebSocketController {
                 let session = GraphQLWebSocketSession(
                     credentials: credentials, registry: registry, target: target, upgrade: context.request,
                     parameters: context.requestContext.parameters, outbound: outbound, channel: context.requestContext.channel)
-                await session.run(inbound, subprotocolAgreed: Self.offersSubprotocol(context.request.headers))
+                await sessions.serving(session) {
+                    await session.run(inbound, subprotocolAgreed: Self.offersSubprotocol(context.request.headers))
+                }
             })
     }
 

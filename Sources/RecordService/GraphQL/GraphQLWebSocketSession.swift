@@ -74,28 +74,27 @@ final class GraphQLWebSocketSession: Sendable {
             timeout.cancel()
             for task in state.withLock({ Array($0.operations.values) }) { task.cancel() }
         }
-        await withGracefulShutdownHandler {
-            do {
-                for try await message in inbound.messages(maxSize: Self.maximumMessageSize) {
-                    guard case .text(let text) = message else {
-                        await close(4400, "graphql-transport-ws messages are JSON text, not binary")
-                        return
-                    }
-                    do throws(GraphQLWebSocketMessage.Invalid) {
-                        guard await handle(try GraphQLWebSocketMessage(text: text)) else { return }
-                    } catch {
-                        await close(4400, error.reason)
-                        return
-                    }
+        do {
+            for try await message in inbound.messages(maxSize: Self.maximumMessageSize) {
+                guard case .text(let text) = message else {
+                    await close(4400, "graphql-transport-ws messages are JSON text, not binary")
+                    return
                 }
-            } catch {
-                // The connection failed (a frame past the size limit, a protocol error): it is closed.
+                do throws(GraphQLWebSocketMessage.Invalid) {
+                    guard await handle(try GraphQLWebSocketMessage(text: text)) else { return }
+                } catch {
+                    await close(4400, error.reason)
+                    return
+                }
             }
-        } onGracefulShutdown: {
-            // swift-websocket's handler around this one closes with 1000 on shutdown too, and
-            // its close is usually sent first; this asks for 1001 (going away) where it is not.
-            Task { await self.close(1001, "the server is shutting down") }
+        } catch {
+            // The connection failed (a frame past the size limit, a protocol error): it is closed.
         }
+    }
+
+    /// Closes the session as the server stops: 1001, going away (``OpenWebSocketSessions``).
+    func goAway() async {
+        await close(1001, "the server is shutting down")
     }
 
     /// Handles one message; `false` when the connection is closed.
