@@ -64,6 +64,17 @@ import Testing
         #expect(await Self.milk(sandbox, "tags counts spots { latitude }").contains(#"{"tags":["x","y"],"counts":[3],"spots":[]}"#))
     }
 
+    /// Shown, a list of locations (or assets) gives each element as its JSON: their numbers
+    /// joined by the list's commas could not be told apart.
+    @Test func aListOfLocationsIsShownElementByElement() async throws {
+        let sandbox = try await Self.setUp()
+        let shown = await shop([
+            "--db", sandbox.database, "-e", #"item set Groceries Milk spots='[[48.85,2.35],[1,2]]' tags=a,b"#, "-e", "item show Groceries Milk",
+        ])
+        #expect(shown.output.contains(#"spots:      {"latitude":48.85,"longitude":2.35}, {"latitude":1.0,"longitude":2.0}"#), "\(shown.output)")
+        #expect(shown.output.contains("tags:       a, b\n"), "\(shown.output)")
+    }
+
     /// A list of locations typed with commas fails, and the example its error shows works.
     @Test(arguments: [
         ("spots=48.85,2.35", "Items.spots is LIST<LOCATION>, and '48.85' is not latitude,longitude; a list of locations is a JSON array"),

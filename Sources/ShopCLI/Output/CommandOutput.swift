@@ -100,8 +100,8 @@ struct CommandOutput {
 
 extension JSONValue {
     /// The text of a value in a table cell or after `key:`: strings on one line, numbers as
-    /// written, lists joined with ", ", a record by its `name`, else its `recordName`, any
-    /// other object by its values; `null` is blank.
+    /// written, lists joined with ", " (an object in one as its JSON), a record by its `name`,
+    /// else its `recordName`, any other object by its values; `null` is blank.
     var cellText: String {
         switch self {
         case .null: return ""
@@ -112,12 +112,21 @@ extension JSONValue {
             // breaking it into characters.
             let isPlain = text.utf8.allSatisfy { $0 < 0x80 && !(0x0A...0x0D).contains($0) }
             return isPlain ? text : String(text.map { $0.isNewline ? " " : $0 })
-        case .array(let elements): return elements.map(\.cellText).joined(separator: ", ")
+        case .array(let elements):
+            // An element that is neither a record nor a single value (an asset, a location) is
+            // its JSON: its own values joined like the list's would run into its neighbours'.
+            return elements.map { $0.isRecordOrScalar ? $0.cellText : $0.text }.joined(separator: ", ")
         case .object(let members):
             if let name = self["name"], name != .null { return name.cellText }
             if let recordName = self["recordName"] { return recordName.cellText }
             return members.map(\.value.cellText).joined(separator: ", ")
         }
+    }
+
+    /// Whether this is a record (an object with a `recordName`) or not an object at all.
+    private var isRecordOrScalar: Bool {
+        guard case .object = self else { return true }
+        return self["recordName"] != nil
     }
 
     /// The text of a value after `key:` in a ``CommandOutput/record(_:)``: as in a cell, but
