@@ -89,7 +89,7 @@ import Testing
 
     @Test func aQueryBecomesAPageWithItsPredicateAndCursorInVariables() throws {
         let items = try #require(try Schema.shopping.recordType(named: "Items"))
-        let query = Query("Items", predicate: PredicateField("name") == .string("it's"), sort: [SortDescriptor("name", ascending: false)], limit: 2)
+        let query = Query("Items", predicate: PredicateField("name").beginsWith("it's"), sort: [SortDescriptor("name", ascending: false)], limit: 2)
         let (document, variables) = GraphQLRecords.page(of: query, type: items, size: 2, after: "c1")
         #expect(
             document.hasPrefix(
@@ -97,12 +97,25 @@ import Testing
         )
         #expect(document.contains("list { recordName }") && document.hasSuffix("} cursor } }"))
         #expect(variables["after"] == .string("c1"))
-        // Every variable declared is used (GraphQL refuses one that is not).
-        let all = GraphQLRecords.page(of: Query("Items"), type: items, size: 5, after: nil)
-        #expect(all.document.hasPrefix("query($after: String) { page: ItemsPage(limit: 5, after: $after) {"))
         let predicate = try #require(variables["predicate"])
         guard case .string(let text) = predicate else { Issue.record("the predicate is not text"); return }
         #expect(try PredicateParser.parse(text) == query.predicate)
+        // Every variable declared is used (GraphQL refuses one that is not).
+        let all = GraphQLRecords.page(of: Query("Items"), type: items, size: 5, after: nil)
+        #expect(all.document.hasPrefix("query($after: String) { page: ItemsPage(limit: 5, after: $after) {"))
+    }
+
+    /// A look-up by name goes out as a `where:` filter with the names in variables: a name of
+    /// any length is found, where a predicate's text stops at 10,000 characters.
+    @Test func aLookUpByNameBecomesAWhereFilterWithTheNamesInVariables() throws {
+        let items = try #require(try Schema.shopping.recordType(named: "Items"))
+        let long = String(repeating: "x", count: 20_000)
+        let query = Query("Items", predicate: PredicateField("list") == .string("L1") && PredicateField("name") == .string(long), limit: 1)
+        let (document, variables) = GraphQLRecords.page(of: query, type: items, size: 1, after: nil)
+        #expect(
+            document.hasPrefix(
+                "query($after: String, $value0: ID, $value1: String) { page: ItemsPage(where: {list: {eq: $value0}, name: {eq: $value1}}, limit: 1"))
+        #expect(variables["value0"] == .string("L1") && variables["value1"] == .string(long))
     }
 
     @Test func valuesGoOutAsGraphQLInputAndComeBackTheSame() {

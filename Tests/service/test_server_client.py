@@ -622,3 +622,16 @@ def test_an_asset_field_set_through_a_server_stores_the_files_content_as_on_a_fi
     assert served.returncode == 0, served.stderr
     assert served.stdout == local.stdout
     assert '"pic":{"size":6,"sha256":"5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03"}' in served.stdout
+
+
+def test_a_name_longer_than_a_predicate_works_through_a_server_as_on_a_file(fresh_server, tmp_path):
+    """Look-ups by name go out as where: filters with the name in a variable, so a name past a
+    predicate's 10,000 characters is found as on a file."""
+    name = "L" * 20_000
+    commands = ["-e", f"list add {name}", "-e", f"item add {name} Milk", "-e", f"item set {name} Milk name=Oat", "-e", f"items {name}",
+                "-e", f"item delete {name} Oat", "-e", f"list delete {name}", "-e", "lists"]
+    local = run_shop("--db", str(tmp_path / "local.sqlite"), *commands)
+    served = remote(fresh_server, *commands)
+    assert local.returncode == 0, local.stderr[:500]
+    assert served.returncode == 0, served.stderr[:500]
+    assert served.stdout == local.stdout

@@ -27,16 +27,48 @@ enum GraphQLRecords {
     /// in variables.
     static func page(of query: Query, type: RecordType, size: Int, after cursor: String?) -> (document: String, variables: JSONValue) {
         var arguments = ["limit: \(size)", "after: $after"]
-        if query.predicate != .all { arguments.insert("predicate: $predicate", at: 0) }
+        var declarations = ["$after: String"]
+        var members = [JSONValue.Member(key: "after", value: cursor.map(JSONValue.string) ?? .null)]
+        if let equalities = equalities(in: query.predicate) {
+            // A look-up by name: its values ride in variables of a `where:` filter, so a name of
+            // any length is found as on a file (a predicate's text stops at 10,000 characters).
+            let filters = equalities.indices.map { "\(equalities[$0].key): {eq: $value\($0)}" }
+            arguments.insert("where: {\(filters.joined(separator: ", "))}", at: 0)
+            declarations += equalities.indices.map { index in
+                // A reference (and a recordName) is filtered by an ID, text by a String.
+                let key = equalities[index].key
+                return "$value\(index): " + (key == "recordName" || type.field(named: key)?.type == .reference ? "ID" : "String")
+            }
+            members += equalities.enumerated().map { JSONValue.Member(key: "value\($0.offset)", value: .string($0.element.value)) }
+        } else if query.predicate != .all {
+            arguments.insert("predicate: $predicate", at: 0)
+            declarations.insert("$predicate: String", at: 0)
+            members.append(JSONValue.Member(key: "predicate", value: .string(query.predicate.description)))
+        }
         if !query.sort.isEmpty {
             let keys = query.sort.map { "{\($0.key): \($0.ascending ? "ASC" : "DESC")}" }
             arguments.insert("sort: [" + keys.joined(separator: ", ") + "]", at: arguments.count - 2)
         }
-        var members = [JSONValue.Member(key: "after", value: cursor.map(JSONValue.string) ?? .null)]
-        if query.predicate != .all { members.append(JSONValue.Member(key: "predicate", value: .string(query.predicate.description))) }
         let call = "\(query.recordType)Page(\(arguments.joined(separator: ", ")))"
-        let header = query.predicate == .all ? "query($after: String)" : "query($predicate: String, $after: String)"
-        return ("\(header) { page: \(call) { records { \(selection(of: type)) } cursor } }", .object(members))
+        return ("query(\(declarations.joined(separator: ", "))) { page: \(call) { records { \(selection(of: type)) } cursor } }", .object(members))
+    }
+
+    /// The fields and texts `predicate` requires equal, when that is all it asks (`name ==
+    /// 'Milk' AND list == 'L1'`, exactly, by the text's bytes); `nil` for any other predicate.
+    static func equalities(in predicate: RecordKit.Predicate) -> [(key: String, value: String)]? {
+        switch predicate {
+        case .compare(let key, .equal, .string(let text), caseInsensitive: false), .compare(let key, .equal, .value(.string(let text)), caseInsensitive: false):
+            return [(key, text)]
+        case .and(let parts):
+            var all: [(key: String, value: String)] = []
+            for part in parts {
+                guard let equalities = equalities(in: part) else { return nil }
+                all += equalities
+            }
+            return all.isEmpty ? nil : all
+        default:
+            return nil
+        }
     }
 
     /// The records under `key` of a response's data, typed by `type`.
