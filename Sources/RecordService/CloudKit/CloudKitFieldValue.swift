@@ -113,18 +113,7 @@ enum CloudKitFieldValue {
                     .badRequest,
                     "\(name): no upload has receipt \(receipt.debugDescription); upload the file to a URL from assets/upload first (receipts last 15 minutes)")
             }
-            let asset = Asset(content: content)
-            // A checksum or size sent beside the receipt must be the upload's: a client that
-            // names other content is told, not given the upload under another name.
-            let checksumDiffers = value["fileChecksum"].map { $0 != .string(asset.sha256) } ?? false
-            let sizeDiffers = value["size"].map { $0 != .integer(Int64(asset.size)) } ?? false
-            guard !checksumDiffers, !sizeDiffers else {
-                throw CloudKitError(
-                    .badRequest,
-                    "\(name): the upload with receipt \(receipt.debugDescription) has fileChecksum \(asset.sha256) and size \(asset.size), not those given; "
-                        + "send the singleFile dictionary the upload answered")
-            }
-            return asset
+            return Asset(content: content)
         }
         guard case .string(let checksum)? = value["fileChecksum"], case .integer(let size)? = value["size"] else {
             throw CloudKitError(.badRequest, "\(name) is ASSET; its value needs the receipt of an upload, or the fileChecksum and size of a stored asset")
