@@ -46,6 +46,17 @@ import Testing
         #expect(stat(pipe, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
     }
 
+    @Test func exportingToStandardOutputRedirectedToAFileKeepsWhatIsThere() throws {
+        let binary = try #require(ShopBinary.path, "the shop executable is not built next to the tests; run swift build --build-tests first")
+        let sandbox = Sandbox()
+        let out = try sandbox.file("out.txt", "previous line\n")
+        let script = "\"$0\" --db \"$1\" -e 'list add A' -e 'export Lists /dev/stdout' -e 'count Lists' >> \"$2\""
+        let run = try ShopBinary.run("/bin/sh", ["-c", script, binary, sandbox.database, out])
+        #expect(run.status == 0, "\(run.errors)")
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(text.hasPrefix("previous line\nadded list A\nrecordName,name\n") && text.hasSuffix(",A\n1\n"), "\(text)")
+    }
+
     @Test func aSchemaExportFollowsALinkToo() async throws {
         let sandbox = Sandbox()
         let kept = try sandbox.file("schema.ckdb", "")

@@ -37,6 +37,8 @@ import Testing
         let piped = try ShopBinary.run("/bin/sh", ["-c", "echo 'list add Piped' | \"$0\" --db \"$1\" -f /dev/stdin", binary, sandbox.database])
         #expect(piped.status == 0, "\(piped.errors)")
         #expect(piped.output == "added list Piped\n")
+        let empty = await shop(["--db", sandbox.database, "-f", try sandbox.file("empty.shop", "")])
+        #expect(empty.status == 0, "\(empty.errors)")
         let folder = await shop(["--db", sandbox.database, "-f", sandbox.folder.path])
         #expect(folder.status == 1)
         #expect(folder.errors.contains("cannot read \(sandbox.folder.path): it is a folder; name a file in it"), "\(folder.errors)")

@@ -38,7 +38,7 @@ struct ExportCommand: ShopCommand {
         let total = session.console.errorsAreTerminal ? try await session.backend.count(matching: query) : nil
         var progress = ProgressBar(console: session.console, label: "export", interruption: session.interruption)
         let chosenFormat = format ?? .guessed(from: file)
-        guard let file else {
+        guard let file, !ExportFile.namesStandardOutput(file) else {
             session.console.flush()
             guard session.printsJSON else {
                 _ = try await exporter.run(query, format: chosenFormat, from: session.backend, total: total, progress: &progress) { session.console.write($0) }

@@ -58,7 +58,7 @@ struct SchemaExportCommand: ShopCommand {
 
     func run(in session: ShopSession) async throws(RecordError) -> CommandOutcome {
         let text = try await session.backend.schema().ckdb
-        guard let file else {
+        guard let file, !ExportFile.namesStandardOutput(file) else {
             session.show(.text(text, json: .members(["ckdb": .string(text)])))
             return .proceed
         }

@@ -50,11 +50,16 @@ enum SourceFile {
         guard !isFolder.boolValue else {
             throw RecordError(.invalidArguments, "cannot read \(path): it is a folder; name a file in it")
         }
-        guard let handle = FileHandle(forReadingAtPath: path), let data = try? handle.readToEnd() else {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
             throw RecordError(.invalidArguments, "cannot read \(path): it cannot be read (check its permissions)")
         }
-        try? handle.close()
-        return data ?? Data()
+        defer { try? handle.close() }
+        do {
+            // `nil` at once is an empty file: no bytes, not a failure.
+            return try handle.readToEnd() ?? Data()
+        } catch {
+            throw RecordError(.invalidArguments, "cannot read \(path): \(error.localizedDescription)")
+        }
     }
 }
 

@@ -9,8 +9,9 @@ import RecordKit
 ///   a failure removes the new one. The new file takes the old one's permissions (a file kept
 ///   `chmod 600` stays private), or the umask's for a new path.
 /// - A symbolic link is followed: the file it points to is the one replaced; the link stays.
-/// - Anything else that exists — a pipe, a terminal, a device such as `/dev/stdout` — is written
-///   to directly, as `>` in a shell would (a failure there cannot be undone).
+/// - Anything else that exists — a pipe, a terminal, a device, and whatever `/dev/stdout` or
+///   another of the process's descriptors leads to — is written to directly, as `>` in a shell
+///   would (a failure there cannot be undone). A file the user may not write is refused.
 final class ExportFile {
     /// The path as the user gave it, for messages.
     let path: String
@@ -19,6 +20,12 @@ final class ExportFile {
     private let staging: String?
     private let target: String
     private var finished = false
+
+    /// Whether `path` names the process's standard output, which an export writes through the
+    /// console (in order with the output before it), as when no file is named.
+    static func namesStandardOutput(_ path: String) -> Bool {
+        ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"].contains(path)
+    }
 
     /// Opens `path` for an export; refused, naming it, when it cannot be written.
     init(path: String) throws(RecordError) {
@@ -33,9 +40,18 @@ final class ExportFile {
             throw RecordError(.invalidArguments, "cannot write \(path): it is a folder; name a file in it")
         }
         let exists = (try? FileManager.default.attributesOfItem(atPath: path)) != nil
-        if exists, type != .typeRegular {
+        // A file the user may not write is refused, as `>` refuses it: renaming over it would
+        // go around its mode.
+        if exists, let resolved, access(resolved, W_OK) != 0 {
+            throw RecordError(.invalidArguments, "cannot write \(path): \(String(cString: strerror(errno))); it is not yours to write")
+        }
+        // The process's own descriptors (`/dev/stdout`, `/dev/fd/N`, `/proc/self/fd/N`) are
+        // written through, whatever file they lead to.
+        let isDescriptor = ["/dev/", "/proc/"].contains { path.hasPrefix($0) }
+        if exists, type != .typeRegular || isDescriptor {
             target = path
-            descriptor = open(path, O_WRONLY | O_CLOEXEC)
+            // Appending, as another open of a file the shell opened with `>>` must.
+            descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
             staging = nil
         } else {
             target = resolved ?? path
