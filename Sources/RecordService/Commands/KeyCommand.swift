@@ -43,7 +43,7 @@ struct KeyCommand: ParsableCommand {
         @OptionGroup var data: DataOption
 
         func run() throws {
-            for keyID in try ServerKeyStore(folder: try data.folder()).keyIDs() { print(keyID) }
+            for keyID in try ServerKeyStore(folder: try data.existingFolder()).keyIDs() { print(keyID) }
         }
     }
 
@@ -57,7 +57,7 @@ struct KeyCommand: ParsableCommand {
         @Argument(help: "The key's ID, as shop key list shows it.") var keyID: String
 
         func run() throws {
-            try ServerKeyStore(folder: try data.folder()).remove(keyID: keyID)
+            try ServerKeyStore(folder: try data.existingFolder()).remove(keyID: keyID)
             print("key '\(keyID)' removed")
         }
     }

@@ -56,7 +56,7 @@ struct TokenCommand: ParsableCommand {
         @OptionGroup var data: DataOption
 
         func run() throws {
-            let tokens = try TokenStore(folder: try data.folder()).list()
+            let tokens = try TokenStore(folder: try data.existingFolder()).list()
             let width = max(5, tokens.map(\.label.count).max() ?? 0)
             print("label".padding(toLength: width, withPad: " ", startingAt: 0) + "  for")
             for token in tokens {
@@ -75,7 +75,7 @@ struct TokenCommand: ParsableCommand {
         @Argument(help: "The token's label.") var label: String
 
         func run() throws {
-            try TokenStore(folder: try data.folder()).revoke(label: label)
+            try TokenStore(folder: try data.existingFolder()).revoke(label: label)
             print("token '\(label)' revoked")
         }
     }
