@@ -19,23 +19,35 @@ final class EnvironmentSchemas: Sendable {
     private let logger = Logger(label: "shop serve")
 
     /// Brings the private `database` and `environment` (its environment's public database) to
-    /// one schema. A merge that cannot apply (the same field added with two types) is logged and
-    /// leaves both as they are: the request goes on with the private database's schema.
+    /// one schema, as far as each can take the other's changes (``merge(_:into:naming:)``).
     func share(_ database: ServiceDatabase, with environment: ServiceDatabase) async throws(RecordError) {
         var common = try await environment.database.schema()
         var own = try await database.database.schema()
         if let last = shared.withLock({ $0[database.address] }), last == (own.version, common.version) { return }
-        do {
-            own = try await database.database.updateSchema(to: common.schema, mode: .merge).current
-            if database.address.environment == .development {
-                common = try await environment.database.updateSchema(to: own.schema, mode: .merge).current
-            }
-        } catch let error where error.code == .schemaViolation {
-            logger.warning(
-                "the private database's schema and its environment's disagree; each keeps its own",
-                metadata: ["database": "\(database.address)", "error": "\(error.message)"])
+        own = try await merge(common.schema, into: database.database, naming: database.address)
+        if database.address.environment == .development {
+            common = try await merge(own.schema, into: environment.database, naming: environment.address)
         }
         shared.withLock { $0[database.address] = (own.version, common.version) }
+    }
+
+    /// Applies to `database` what `schema` adds to its own, one change at a time, its shape
+    /// before its rules (``SchemaRules``): a change it cannot take — a field it holds with
+    /// another type (two users adding one field with two types at once), a rule its records
+    /// break — is logged and left out, and every other change still goes in.
+    private func merge(_ schema: Schema, into database: RecordDatabase, naming address: DatabaseAddress) async throws(RecordError) -> VersionedSchema {
+        var current = try await database.schema()
+        let (shape, rules) = SchemaRules.separate(current.schema.changes(to: schema, mode: .merge))
+        for change in shape + rules {
+            do {
+                current = try await database.apply([change])
+            } catch let error where error.code == .schemaViolation || error.code == .limitExceeded {
+                logger.warning(
+                    "a schema change of the environment could not be shared; the others were",
+                    metadata: ["database": "\(address)", "change": "\(change)", "error": "\(error.message)"])
+            }
+        }
+        return current
     }
 
     /// Forgets `address`, closed: the next request to it brings it together again.

@@ -50,20 +50,7 @@ public enum SchemaDeployment {
                 refused.message += "; or deploy the rest now and the rule once they follow it: shop schema deploy --defer-rules"
                 throw refused
             }
-            var structure: [SchemaChange] = []
-            var rules: [SchemaChange] = []
-            for change in changes {
-                switch change {
-                case .addField(let type, var field) where field.isRequired:
-                    field.isRequired = false
-                    structure.append(.addField(recordType: type, field))
-                    rules.append(.addRequired(recordType: type, field: field.name))
-                case .addRequired, .addUniqueConstraint, .addReferencedType:
-                    rules.append(change)
-                default:
-                    structure.append(change)
-                }
-            }
+            let (structure, rules) = SchemaRules.separate(changes)
             // What is not additive is refused as before: only rules are deferred.
             _ = try await production.apply(structure)
             var outcome = Outcome(applied: structure, deferred: [])

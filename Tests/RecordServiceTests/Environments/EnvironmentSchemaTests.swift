@@ -54,4 +54,27 @@ struct EnvironmentSchemaTests {
             #expect(deployed.status == .ok, "\(deployed.text)")
         }
     }
+
+    /// A change a private database cannot take (here a NOT EMPTY rule its records break) is left
+    /// out for it alone: the field itself, and every later change, still reach it.
+    @Test func aRuleAPrivateDatabasesRecordsBreakDoesNotHoldBackTheRest() async throws {
+        let fixture = try ServiceFixture()
+        try fixture.state.users.add(try UserName("alice"), password: "alice's password")
+        let alice = try fixture.token(for: .user("alice"), label: "alice")
+        let note = #"{"operations": [{"operationType": "create", "record": {"recordType": "Notes", "recordName": "N1", "fields": {"text": {"value": "hi"}}}}]}"#
+        let ckdb = "DEFINE SCHEMA\\nRECORD TYPE Notes ( text STRING, req STRING NOT EMPTY );\\nRECORD TYPE Later ( x STRING NOT EMPTY );\\n"
+        try await fixture.test { client in
+            #expect(try await client.send(.post, Self.database("development", "private") + "records/modify", token: alice, json: note).status == .ok)
+            let imported = try await client.send(
+                .post, Self.database("development", "public") + "schema", token: fixture.adminToken, json: #"{"ckdb": "\#(ckdb)"}"#)
+            #expect(imported.status == .ok, "\(imported.text)")
+            let own = try await client.send(.get, Self.database("development", "private") + "schema", token: alice)
+            // The field without its rule: Alice's N1 has no req.
+            #expect(own.text.contains(/req +STRING\\n/), "\(own.text)")
+            #expect(own.text.contains("RECORD TYPE Later"), "\(own.text)")
+            let later = #"{"operations": [{"operationType": "create", "record": {"recordType": "Later", "recordName": "L1", "fields": {"y": {"value": 1}}}}]}"#
+            let refused = try await client.send(.post, Self.database("development", "private") + "records/modify", token: alice, json: later)
+            #expect(refused.text.contains("Later.x is NOT EMPTY"), "\(refused.text)")
+        }
+    }
 }
