@@ -35,7 +35,7 @@ import Testing
         #expect(settings?.token == "abc123")
     }
 
-    @Test(arguments: ["http://127.0.0.1:99999", "http://[::1]:65536", "https://shop.example:0"])
+    @Test(arguments: ["http://127.0.0.1:99999", "http://[::1]:65536", "https://shop.example:0", "http://127.0.0.1:99999999999999999999", "http://h:"])
     func aPortOutsideOneTo65535IsRefusedNamingIt(_ url: String) {
         #expect {
             try ServerSettings.resolve(server: url, token: nil, database: nil, environment: [:])

@@ -35,8 +35,11 @@ struct ServerSettings: Equatable {
             throw RecordError(
                 .invalidArguments, "--server '\(server)' is not an http:// or https:// URL; give the address shop serve prints, e.g. http://127.0.0.1:8080")
         }
-        if let port = url.port, !(1...65_535).contains(port) {
-            throw RecordError(.invalidArguments, "--server '\(server)' names port \(port); a port is 1 to 65535, as shop serve prints it")
+        // The port as written after the host (Foundation reads one past Int's range, and an
+        // empty one, as no port at all).
+        let authority = server.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first ?? ""
+        if let written = authority.firstMatch(of: /:(\d*)$/)?.1, Int(written).map({ (1...65_535).contains($0) }) != true {
+            throw RecordError(.invalidArguments, "--server '\(server)' names port '\(written)'; a port is 1 to 65535, as shop serve prints it")
         }
         let database = database ?? "public"
         guard database == "public" || database == "private" else {
