@@ -469,13 +469,16 @@ def test_a_watch_the_server_ends_as_it_stops_is_an_error_saying_so(tmp_path):
         token = create_token(folder, "--admin", label="admin")
         server = Server(folder, extra=["--port", "0"])
         document = 'watch { Lists(where: {name: {eq: "W"}}) { name } }'
-        process = subprocess.Popen([SHOP, "--server", server.url, "--token", token, "-e", document],
+        process = subprocess.Popen([SHOP, "--server", server.url, "--token", token, "--json", "-e", document],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
-            assert process.stdout.readline() != ""
+            assert process.stdout.readline() == '{"data":{"Lists":[]}}\n'
             assert server.stop(signal.SIGTERM) == 0
             assert process.wait(timeout=20) == 1
-            assert f"the server at {server.url} ended the watch (it is stopping or restarting)" in process.stderr.read()
+            ended = f"the server at {server.url} ended the watch (it is stopping or restarting)"
+            assert ended in process.stderr.read()
+            # With --json the failure is a document on standard output too, as for any command.
+            assert ended in json.loads(process.stdout.readline())["errors"][0]["message"]
         finally:
             if process.poll() is None:
                 process.kill()

@@ -137,7 +137,13 @@ struct ScriptRunner {
         case .explainGraphQL(let document):
             try await ExplainCommand.explainGraphQL(document, in: session)
         case .watchGraphQL(let document):
-            try await WatchCommand.watch(document, in: session)
+            do {
+                try await WatchCommand.watch(document, in: session)
+            } catch {
+                // A watch that ends in a failure (the server stopping) says so in a document too.
+                if session.printsJSON { session.console.print(JSONValue(error).text) }
+                throw error
+            }
         }
         return .proceed
     }
