@@ -85,7 +85,7 @@ struct SchemaImportCommand: ShopCommand {
         let changes: [String]
         do {
             changes = try await session.backend.importSchema(ckdb: text)
-        } catch let error where [.invalidArguments, .schemaViolation, .limitExceeded].contains(error.code) {
+        } catch let error where error.location != nil || [.schemaViolation, .limitExceeded].contains(error.code) {
             // What is wrong with the file names it: `FILE:LINE:COLUMN: ` before a parse error,
             // `FILE: ` before a rule it breaks.
             var located = error

@@ -43,7 +43,8 @@ final class ExportFile {
         // A file the user may not write is refused, as `>` refuses it: renaming over it would
         // go around its mode.
         if exists, let resolved, access(resolved, W_OK) != 0 {
-            throw RecordError(.invalidArguments, "cannot write \(path): \(String(cString: strerror(errno))); it is not yours to write")
+            throw RecordError(
+                .invalidArguments, "cannot write \(path): \(String(cString: strerror(errno))); name another file, or make it writable (chmod u+w)")
         }
         // The process's own descriptors (`/dev/stdout`, `/dev/fd/N`, `/proc/self/fd/N`) are
         // written through, whatever file they lead to.
