@@ -333,9 +333,7 @@ public struct CloudKitController: Sendable {
     ///   an answer hands out, which a client then calls.
     static func databaseURL(_ request: Request, context: ServiceRequestContext) throws(ServiceError) -> String {
         let host = request.head.authority ?? "localhost"
-        guard let match = host.wholeMatch(of: /(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(?::([0-9]{1,5}))?/),
-            match.2.map({ Int($0).map { (1...65_535).contains($0) } ?? false }) ?? true
-        else {
+        guard HostAuthority.isValid(host) else {
             throw ServiceError(.badRequest, code: .badRequest, "the Host header must be HOST or HOST:PORT, as the service's address is written")
         }
         let parameters = context.parameters
