@@ -46,8 +46,9 @@ struct ImportFile {
     func forEachRow(progress: inout ProgressBar, _ body: (Row) throws -> Void) throws(RecordError) {
         defer { progress.finish() }
         if let line = firstLineNotUTF8 {
+            let spreadsheet = format == .csv ? " (in a spreadsheet: CSV UTF-8)" : ""
             throw RecordError(
-                .invalidArguments, "\(path):\(line): the file is not UTF-8 text; save it as UTF-8 (in a spreadsheet: CSV UTF-8) and import it again",
+                .invalidArguments, "\(path):\(line): the file is not UTF-8 text; save it as UTF-8\(spreadsheet) and import it again",
                 recordType: recordType.name)
         }
         var count = 0
