@@ -92,6 +92,25 @@ import Testing
         #expect(try await session.store.lists().map(\.name) == ["A", "B"])
     }
 
+    /// A watch runs until Ctrl-C, so the Ctrl-C that ends it in a script leaves the command
+    /// before it as the last that finished, and the script stops there.
+    @Test func aWatchEndedByCtrlCIsNotTheLastCommandThatFinished() async throws {
+        let sandbox = Sandbox()
+        let (console, captured) = Console.capturing()
+        let interruption = Interruption()
+        let session = ShopSession(database: try RecordDatabase(path: sandbox.database, bootstrap: .shopping), console: console, interruption: interruption)
+        let stopper = Task {
+            try await Task.sleep(for: .milliseconds(500))
+            interruption.request()
+        }
+        let lines = ["list add A", "watch { Lists(sort: [{name: ASC}]) { name } }", "list add C"]
+        let result = await ScriptRunner.run(lines: lines, name: "watch.shop", in: session)
+        try await stopper.value
+        #expect(result.interrupted)
+        #expect(captured.errors == "interrupted (Ctrl-C): watch.shop:1 is the last command that finished\n")
+        #expect(try await session.store.lists().map(\.name) == ["A"])
+    }
+
     /// A command that finished as Ctrl-C came still says what it did (its write is stored), so
     /// the output of an interrupted script names every command that finished; a long answer
     /// stops printing at its next piece.

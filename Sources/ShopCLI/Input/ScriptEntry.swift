@@ -14,4 +14,9 @@ struct ScriptEntry: Equatable {
     var kind: Kind
     /// The line it starts on, 1-based.
     var line: Int
+
+    /// Whether only Ctrl-C ends it (a watch), so that stopping for Ctrl-C is not finishing.
+    var runsUntilInterrupted: Bool {
+        if case .watchGraphQL = kind { true } else { false }
+    }
 }

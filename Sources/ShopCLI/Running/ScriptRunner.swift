@@ -68,8 +68,12 @@ struct ScriptRunner {
         }
         do {
             let outcome = try await run(entry)
+            if session.interruption.isRequested {
+                // A watch runs until Ctrl-C: the Ctrl-C that ends it does not make it finished.
+                if !entry.runsUntilInterrupted { lastFinishedLine = entry.line }
+                return stopInterrupted()
+            }
             lastFinishedLine = entry.line
-            if session.interruption.isRequested { return stopInterrupted() }
             switch outcome {
             case .proceed:
                 return true
