@@ -131,6 +131,28 @@ struct CKDBParserTests {
         #expect(try CKDBParser.parse(windows) == (try CKDBParser.parse(text)))
     }
 
+    /// Where a text declares a record type or one of its fields, names compared ignoring case;
+    /// nothing for what it does not declare or a text that does not parse.
+    @Test func locatesTheDeclarationOfARecordTypeOrField() {
+        let text = """
+            DEFINE SCHEMA
+                RECORD TYPE Lists ( name STRING );
+                RECORD TYPE "Items" (
+                    GRANT READ TO "_world",
+                    Count INT64
+                );
+            """
+        let field = CKDBParser.location(ofRecordType: "items", field: "count", in: text)
+        #expect(field.map { [$0.line, $0.column] } == [5, 9])
+        #expect(field?.lineText == "        Count INT64")
+        let type = CKDBParser.location(ofRecordType: "Items", in: text)
+        #expect(type.map { [$0.line, $0.column] } == [3, 17])
+        #expect(CKDBParser.location(ofRecordType: "Lists", field: "name", in: text).map { [$0.line, $0.column] } == [2, 25])
+        #expect(CKDBParser.location(ofRecordType: "Items", field: "name", in: text) == nil)
+        #expect(CKDBParser.location(ofRecordType: "Stores", in: text) == nil)
+        #expect(CKDBParser.location(ofRecordType: "Lists", in: "DEFINE SCHEMA\n RECORD TYPE Lists ( name STRINGG );") == nil)
+    }
+
     @Test func anEmptySchemaIsJustTheHeader() throws {
         #expect(try CKDBParser.parse("define schema") == Schema())
         #expect(try CKDBParser.parse("-- nothing yet\nDEFINE SCHEMA\n/* later */") == Schema())

@@ -92,16 +92,25 @@ import Testing
     ]
 
     /// What is wrong with an imported schema file names the file: `FILE:LINE:COLUMN: ` before
-    /// a parse error (with its line and a caret), `FILE: ` before a rule the file breaks.
+    /// a parse error (with its line and a caret) and before a refusal of a field or record type
+    /// the file declares (at the declaration).
     @Test func aSchemaFileThatCannotBeImportedIsNamedInItsError() async throws {
         let sandbox = Sandbox()
         let misspelt = try sandbox.file("misspelt.ckdb", "DEFINE SCHEMA\nRECORD TYPE Y3 ( d INTT64 );\n")
         let unsearchable = try sandbox.file("unsearchable.ckdb", "DEFINE SCHEMA\nRECORD TYPE Y3 ( d INT64 SEARCHABLE );\n")
+        let retyped = try sandbox.file("retyped.ckdb", "DEFINE SCHEMA\n\nRECORD TYPE Lists (\n    name STRING\n);\nRECORD TYPE Items (\n    name INT64\n);\n")
+        let recased = try sandbox.file("recased.ckdb", "DEFINE SCHEMA\nRECORD TYPE items ( name STRING );\n")
         let parse = await shop(["--db", sandbox.database, "-e", "schema import \(misspelt)"])
         #expect(parse.errors.hasPrefix("error: invalidArguments: \(misspelt):2:20: expected a field type"), "\(parse.errors)")
         #expect(parse.errors.hasSuffix("    RECORD TYPE Y3 ( d INTT64 );\n                       ^\n"), "\(parse.errors)")
         let rule = await shop(["--db", sandbox.database, "-e", "schema import \(unsearchable)"])
-        #expect(rule.errors.hasPrefix("error: schemaViolation: \(unsearchable): Y3.d is INT64; only STRING"), "\(rule.errors)")
+        #expect(rule.errors.hasPrefix("error: schemaViolation: \(unsearchable):2:18: Y3.d is INT64; only STRING"), "\(rule.errors)")
+        // A field whose type differs from the stored one's: its line; a record type: its name.
+        let change = await shop(["--db", sandbox.database, "-e", "schema import \(retyped)"])
+        #expect(change.errors.hasPrefix("error: schemaViolation: \(retyped):7:5: cannot change Items.name from STRING to INT64"), "\(change.errors)")
+        #expect(change.errors.hasSuffix("        name INT64\n        ^\n"), "\(change.errors)")
+        let type = await shop(["--db", sandbox.database, "-e", "schema import \(recased)"])
+        #expect(type.errors.hasPrefix("error: schemaViolation: \(recased):2:13: cannot add record type items"), "\(type.errors)")
     }
 
     @Test(arguments: cases)

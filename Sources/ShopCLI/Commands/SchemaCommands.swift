@@ -86,11 +86,18 @@ struct SchemaImportCommand: ShopCommand {
         do {
             changes = try await session.backend.importSchema(ckdb: text)
         } catch let error where error.location != nil || [.schemaViolation, .limitExceeded].contains(error.code) {
-            // What is wrong with the file names it: `FILE:LINE:COLUMN: ` before a parse error,
-            // `FILE: ` before a rule it breaks.
+            // What is wrong with the file names it: `FILE:LINE:COLUMN: ` before a parse error
+            // and before a refusal of what it declares (a field whose type differs from the
+            // stored one's: the field's line), `FILE: ` before any other rule it breaks.
             var located = error
             if located.location != nil {
                 located.location?.file = file
+            } else if let recordType = error.recordType,
+                var declaration = CKDBParser.location(ofRecordType: recordType, field: error.field, in: text)
+                    ?? CKDBParser.location(ofRecordType: recordType, in: text)
+            {
+                declaration.file = file
+                located.location = declaration
             } else {
                 located.message = "\(file): \(error.message)"
             }

@@ -26,6 +26,24 @@
 public enum CKDBParser {
     /// Parses a whole CKDB text into a ``Schema``.
     public static func parse(_ text: String) throws(RecordError) -> Schema {
+        var declarations = CKDBDeclarations()
+        return try parse(text, recording: &declarations)
+    }
+
+    /// Where `text` declares the field `field` of `recordType` or, without a field, the record
+    /// type itself (names compared ignoring case); `nil` when it does not, or does not parse.
+    /// Locates a refusal that names what the file declares, such as a field whose type differs
+    /// from the stored one's.
+    public static func location(ofRecordType recordType: String, field: String? = nil, in text: String) -> SourceLocation? {
+        var declarations = CKDBDeclarations()
+        guard let cursor = try? CKDBCursor(text: text), (try? parse(text, recording: &declarations)) != nil,
+            let token = declarations.token(ofRecordType: recordType, field: field)
+        else { return nil }
+        return cursor.location(of: token)
+    }
+
+    /// Parses `text`, recording where each record type and field is declared.
+    private static func parse(_ text: String, recording declarations: inout CKDBDeclarations) throws(RecordError) -> Schema {
         var cursor = try CKDBCursor(text: text)
         try cursor.expectKeyword("DEFINE", expected: "DEFINE SCHEMA")
         try cursor.expectKeyword("SCHEMA", expected: "SCHEMA after DEFINE")
@@ -39,8 +57,9 @@ public enum CKDBParser {
                 try roleNames.insert(role, at: token, in: cursor)
                 roles.append(role)
             } else if cursor.isKeyword("RECORD") {
-                let (recordType, token) = try parseRecordType(&cursor)
+                let (recordType, token) = try parseRecordType(&cursor, recording: &declarations)
                 try typeNames.insert(recordType.name, at: token, in: cursor)
+                declarations.recordTypes[recordType.name.lowercased()] = token
                 recordTypes.append(recordType)
             } else {
                 throw cursor.unexpected("CREATE ROLE or RECORD TYPE")
@@ -60,7 +79,9 @@ public enum CKDBParser {
     }
 
     /// `RECORD TYPE Name ( field-or-grant, … );`
-    private static func parseRecordType(_ cursor: inout CKDBCursor) throws(RecordError) -> (RecordType, CKDBToken) {
+    private static func parseRecordType(
+        _ cursor: inout CKDBCursor, recording declarations: inout CKDBDeclarations
+    ) throws(RecordError) -> (RecordType, CKDBToken) {
         cursor.advance()
         try cursor.expectKeyword("TYPE", expected: "TYPE after RECORD")
         let (name, token) = try cursor.expectName("a record type name")
@@ -85,6 +106,7 @@ public enum CKDBParser {
             } else {
                 let (field, fieldToken) = try parseField(&cursor, inSystemType: isSystemType)
                 try fieldNames.insert(field.name, at: fieldToken, in: cursor)
+                declarations.fields[CKDBDeclarations.FieldKey(recordType: name.lowercased(), field: field.name.lowercased())] = fieldToken
                 recordType.fields.append(field)
             }
             guard cursor.isPunctuation(",") else { break }
