@@ -113,6 +113,19 @@ import Testing
         #expect(type.errors.hasPrefix("error: schemaViolation: \(recased):2:13: cannot add record type items"), "\(type.errors)")
     }
 
+    /// A long name in an error is shown by its start and its length, not in full; a short one
+    /// whole.
+    @Test func anErrorShowsALongNameByItsStartAndLength() async throws {
+        let sandbox = Sandbox()
+        let long = String(repeating: "x", count: 5_000)
+        let missing = await shop(["--db", sandbox.database, "-e", "item add \(long) Milk"])
+        let start = String(repeating: "x", count: QuotedName.shownPrefixCharacters)
+        #expect(missing.errors == "error: unknownItem: there is no list named '\(start)…' (5,000 characters); see the lists with: lists\n")
+        let taken = await shop(["--db", sandbox.database, "-e", "list add \(long)", "-e", "item add \(long) Milk", "-e", "item add \(long) Milk"])
+        #expect(taken.errors.hasPrefix("error: schemaViolation: list '\(start)…' (5,000 characters) already has an item named 'Milk'"), "\(taken.errors)")
+        #expect(QuotedName.quoted(String(repeating: "é", count: QuotedName.maximumShownCharacters)).count == QuotedName.maximumShownCharacters + 2)
+    }
+
     @Test(arguments: cases)
     func aFailingCommandSaysWhyExitsOneAndChangesNothing(_ failure: Case) async throws {
         let sandbox = Sandbox()

@@ -36,7 +36,8 @@ extension ShoppingStore {
         let meant = try await backend.records(matching: Query(Self.listType, predicate: PredicateField("name").equalsIgnoringCase(name), limit: 1))
         return RecordError(
             .unknownItem,
-            "there is no list named '\(name)'" + (meant.first.map { "; did you mean '\($0.name)'?" } ?? "; see the lists with: lists"),
+            "there is no list named \(QuotedName.quoted(name))"
+                + (meant.first.map { "; did you mean \(QuotedName.quoted($0.name))?" } ?? "; see the lists with: lists"),
             recordType: Self.listType
         )
     }
@@ -48,7 +49,7 @@ extension ShoppingStore {
         guard try await backend.listNameIsFree(name) else {
             throw RecordError(
                 .schemaViolation,
-                "there is already a list named '\(name)'; list names are unique, choose another one",
+                "there is already a list named \(QuotedName.quoted(name)); list names are unique, choose another one",
                 recordType: Self.listType
             )
         }
@@ -59,8 +60,8 @@ extension ShoppingStore {
     private func noItem(named name: String, in list: Record) async throws(RecordError) -> RecordError {
         let inList = PredicateField("list") == .string(list.recordName)
         let meant = try await backend.records(matching: Query(Self.itemType, predicate: inList && PredicateField("name").equalsIgnoringCase(name), limit: 1))
-        let hint = meant.first.map { "; did you mean '\($0.name)'?" } ?? "; see its items with: items \(LineTokenizer.quote(list.name))"
-        return RecordError(.unknownItem, "list '\(list.name)' has no item named '\(name)'\(hint)", recordType: Self.itemType)
+        let hint = meant.first.map { "; did you mean \(QuotedName.quoted($0.name))?" } ?? "; see its items with: items \(LineTokenizer.quote(list.name))"
+        return RecordError(.unknownItem, "list \(QuotedName.quoted(list.name)) has no item named \(QuotedName.quoted(name))\(hint)", recordType: Self.itemType)
     }
 
     /// Throws `schemaViolation` when `list` has an item named `name` already (the engine's
@@ -71,7 +72,10 @@ extension ShoppingStore {
 
     /// The error for adding item `name` to `list`, which has one of that name.
     static func itemTaken(_ name: String, in list: Record) -> RecordError {
-        RecordError(.schemaViolation, "list '\(list.name)' already has an item named '\(name)'; item names are unique within a list", recordType: itemType)
+        RecordError(
+            .schemaViolation,
+            "list \(QuotedName.quoted(list.name)) already has an item named \(QuotedName.quoted(name)); item names are unique within a list",
+            recordType: itemType)
     }
 
     /// The query for the items of list `name` matching `predicate`, sorted by `sort` (by name
