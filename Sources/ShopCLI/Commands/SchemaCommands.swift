@@ -92,10 +92,7 @@ struct SchemaImportCommand: ShopCommand {
             var located = error
             if located.location != nil {
                 located.location?.file = file
-            } else if let recordType = error.recordType,
-                var declaration = CKDBParser.location(ofRecordType: recordType, field: error.field, in: text)
-                    ?? CKDBParser.location(ofRecordType: recordType, in: text)
-            {
+            } else if let recordType = error.recordType, var declaration = CKDBParser.location(ofRecordType: recordType, field: error.field, in: text) {
                 declaration.file = file
                 located.location = declaration
             } else {

@@ -1,20 +1,14 @@
-/// Where a CKDB text declares each record type and field, recorded as it is parsed, so that a
-/// refusal naming one of them can point at its line (``CKDBParser/location(ofRecordType:field:in:)``).
-/// Keys are lowercased: CKDB names are compared ignoring case (``CKDBNameSet``).
+/// What a CKDB text declares, kept as it is parsed: the record types' names and each type's
+/// fields (``CKDBNameSet``s, which refuse a second declaration), so that a refusal naming one of
+/// them can point at its line (``CKDBParser/location(ofRecordType:field:in:)``).
 struct CKDBDeclarations {
-    struct FieldKey: Hashable {
-        var recordType: String
-        var field: String
-    }
+    var recordTypes = CKDBNameSet(of: "record type")
+    /// The fields of each record type, by the type's lowercased name.
+    var fields: [String: CKDBNameSet] = [:]
 
-    /// The name token of each `RECORD TYPE`, by lowercased name.
-    var recordTypes: [String: CKDBToken] = [:]
-    /// The name token of each field declaration, by lowercased record type and field.
-    var fields: [FieldKey: CKDBToken] = [:]
-
-    /// The declaration of `field` of `recordType`, or of the record type without a field.
+    /// The declaration of `field` of `recordType`, or of the record type when there is no field
+    /// or the type does not declare it.
     func token(ofRecordType recordType: String, field: String?) -> CKDBToken? {
-        guard let field else { return recordTypes[recordType.lowercased()] }
-        return fields[FieldKey(recordType: recordType.lowercased(), field: field.lowercased())]
+        field.flatMap { fields[recordType.lowercased()]?.token(of: $0) } ?? recordTypes.token(of: recordType)
     }
 }

@@ -24,4 +24,9 @@ struct CKDBNameSet {
         }
         declared[key] = (name, token)
     }
+
+    /// Where `name` (in any case) was declared, if it was.
+    func token(of name: String) -> CKDBToken? {
+        declared[name.lowercased()]?.token
+    }
 }

@@ -30,19 +30,19 @@ public enum CKDBParser {
         return try parse(text, recording: &declarations)
     }
 
-    /// Where `text` declares the field `field` of `recordType` or, without a field, the record
-    /// type itself (names compared ignoring case); `nil` when it does not, or does not parse.
-    /// Locates a refusal that names what the file declares, such as a field whose type differs
-    /// from the stored one's.
+    /// Where `text` declares the field `field` of `recordType`, or the record type itself when
+    /// there is no field or the type does not declare it (names compared ignoring case); `nil`
+    /// when it declares neither, or does not parse. Locates a refusal that names what the file
+    /// declares, such as a field whose type differs from the stored one's.
     public static func location(ofRecordType recordType: String, field: String? = nil, in text: String) -> SourceLocation? {
         var declarations = CKDBDeclarations()
-        guard let cursor = try? CKDBCursor(text: text), (try? parse(text, recording: &declarations)) != nil,
-            let token = declarations.token(ofRecordType: recordType, field: field)
-        else { return nil }
-        return cursor.location(of: token)
+        guard (try? parse(text, recording: &declarations)) != nil, let token = declarations.token(ofRecordType: recordType, field: field) else {
+            return nil
+        }
+        return SourceLocation(offset: token.start, in: text)
     }
 
-    /// Parses `text`, recording where each record type and field is declared.
+    /// Parses `text`, keeping in `declarations` where each record type and field is declared.
     private static func parse(_ text: String, recording declarations: inout CKDBDeclarations) throws(RecordError) -> Schema {
         var cursor = try CKDBCursor(text: text)
         try cursor.expectKeyword("DEFINE", expected: "DEFINE SCHEMA")
@@ -50,7 +50,6 @@ public enum CKDBParser {
         var roles: [String] = []
         var recordTypes: [RecordType] = []
         var roleNames = CKDBNameSet(of: "role")
-        var typeNames = CKDBNameSet(of: "record type")
         while !cursor.isAtEnd {
             if cursor.isKeyword("CREATE") {
                 let (role, token) = try parseRole(&cursor)
@@ -58,8 +57,7 @@ public enum CKDBParser {
                 roles.append(role)
             } else if cursor.isKeyword("RECORD") {
                 let (recordType, token) = try parseRecordType(&cursor, recording: &declarations)
-                try typeNames.insert(recordType.name, at: token, in: cursor)
-                declarations.recordTypes[recordType.name.lowercased()] = token
+                try declarations.recordTypes.insert(recordType.name, at: token, in: cursor)
                 recordTypes.append(recordType)
             } else {
                 throw cursor.unexpected("CREATE ROLE or RECORD TYPE")
@@ -106,7 +104,6 @@ public enum CKDBParser {
             } else {
                 let (field, fieldToken) = try parseField(&cursor, inSystemType: isSystemType)
                 try fieldNames.insert(field.name, at: fieldToken, in: cursor)
-                declarations.fields[CKDBDeclarations.FieldKey(recordType: name.lowercased(), field: field.name.lowercased())] = fieldToken
                 recordType.fields.append(field)
             }
             guard cursor.isPunctuation(",") else { break }
@@ -114,6 +111,7 @@ public enum CKDBParser {
         }
         try cursor.expectPunctuation(")", expected: "',' or ')'")
         try cursor.expectPunctuation(";", expected: "';' after the ')' closing RECORD TYPE \(name)")
+        declarations.fields[name.lowercased()] = fieldNames
         for (index, constraint) in recordType.uniqueConstraints.enumerated() {
             do throws(RecordError) {
                 try recordType.checkUniqueConstraint(constraint, among: recordType.uniqueConstraints[..<index])
