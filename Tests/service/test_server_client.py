@@ -635,3 +635,35 @@ def test_a_name_longer_than_a_predicate_works_through_a_server_as_on_a_file(fres
     assert local.returncode == 0, local.stderr[:500]
     assert served.returncode == 0, served.stderr[:500]
     assert served.stdout == local.stdout
+
+
+def test_a_reference_to_a_deleted_record_shows_its_recordname_through_a_server_as_on_a_file(fresh_server, tmp_path):
+    """GraphQL resolves a reference whose record is gone to null; the client reads such a record
+    again as stored, so `items` shows the recordName it still holds, in a REFERENCE and inside a
+    LIST<REFERENCE>, as on a file."""
+    setup = ["list add Home", "list add Work", 'mutation { createLists(recordName: "gone-list", fields: {name: "Gone"}) { name } }',
+             "schema add-field Items other REFERENCE", "schema add-field Items others 'LIST<REFERENCE>'",
+             "item add Home Milk", "item add Home Eggs", "item set Home Milk other=gone-list"]
+    commands = [["-e", "items Home"], ["-e", "list delete Gone"], ["-e", "items Home"], ["--json", "-e", "items Home"],
+                ["-e", "item set Home Milk name=Oat"], ["-e", "items Home"]]
+    local_db = str(tmp_path / "l.sqlite")
+    for command in setup:
+        assert run_shop("--db", local_db, "-e", command).returncode == 0, command
+        assert remote(fresh_server, "-e", command).returncode == 0, command
+    work_query = '{ Lists(where: {name: {eq: "Work"}}) { recordName } }'
+    for run in (lambda *a: run_shop("--db", local_db, *a), lambda *a: remote(fresh_server, *a)):
+        found = run("--json", "-e", work_query)
+        assert found.returncode == 0, found.stderr
+        work = json.loads(found.stdout)["data"]["Lists"][0]["recordName"]
+        assert run("-e", "item set Home Milk others='[\"" + work + "\",\"gone-list\"]'").returncode == 0
+    for command in commands:
+        local = run_shop("--db", local_db, *command)
+        served = remote(fresh_server, *command)
+        assert served.returncode == local.returncode == 0, (command, served.stderr, local.stderr)
+        if "--json" in command:
+            local_milk, served_milk = ([i for i in json.loads(run.stdout) if i["name"] == "Milk"][0] for run in (local, served))
+            assert served_milk["other"] == local_milk["other"] == {"recordName": "gone-list", "name": None}, served.stdout
+            assert served_milk["others"][1] == local_milk["others"][1] == {"recordName": "gone-list", "name": None}, served.stdout
+        else:
+            assert served.stdout == local.stdout, command
+    assert "Oat   Home  gone-list  Work, gone-list" in served.stdout, served.stdout

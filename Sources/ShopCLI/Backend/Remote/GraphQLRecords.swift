@@ -83,6 +83,20 @@ enum GraphQLRecords {
         return records
     }
 
+    /// Whether GraphQL's answer for a record of `type` may hide a reference it holds: a REFERENCE
+    /// field read as `null` (unset, or naming a record that is gone) or a LIST<REFERENCE> holding
+    /// a `null`. GraphQL resolves a reference to the record it names; the recordName a dangling
+    /// one still holds is read from `records/lookup` (``RemoteBackend/storedRecords(named:of:)``).
+    static func mayHideReference(_ object: JSONValue, of type: RecordType) -> Bool {
+        type.userFields.contains { field in
+            switch (field.type, object[field.name]) {
+            case (.reference, .null?): true
+            case (.list(.reference), .array(let elements)?): elements.contains(.null)
+            default: false
+            }
+        }
+    }
+
     /// One record of a response, its values typed by the schema.
     static func record(_ object: JSONValue, of type: RecordType) throws(RecordError) -> Record {
         guard case .string(let recordName)? = object["recordName"] else {

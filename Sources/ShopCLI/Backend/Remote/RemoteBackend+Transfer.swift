@@ -5,9 +5,6 @@ import RecordQL
 
 /// What `import`, `export` and `explain items` need of a server.
 extension RemoteBackend {
-    /// How many records one page of an export asks for: the most one `records/lookup` takes.
-    static let exportPageSize = 200
-
     /// Page by page: each page's recordNames from the query-language's `TPage` (the query's
     /// predicate and order, the engine's cursor), then their stored values from
     /// `records/lookup`, whose CloudKit JSON keeps what GraphQL resolves away (a reference's
@@ -20,7 +17,7 @@ extension RemoteBackend {
         if !query.sort.isEmpty {
             arguments.append("sort: [" + query.sort.map { "{\($0.key): \($0.ascending ? "ASC" : "DESC")}" }.joined(separator: ", ") + "]")
         }
-        try await eachPage(limit: query.limit, pageSize: Self.exportPageSize) { size, cursor throws(RecordError) in
+        try await eachPage(limit: query.limit, pageSize: Self.lookupSize) { size, cursor throws(RecordError) in
             let document =
                 "query($predicate: String, $after: String) { page: \(query.recordType)Page(\((arguments + ["limit: \(size)"]).joined(separator: ", "))) { records { recordName } cursor } }"
             let variables = JSONValue.members([
@@ -32,7 +29,7 @@ extension RemoteBackend {
                 throw RecordError(.internalError, "the server's answer has no page of \(type.name) records")
             }
             let names = entries.compactMap { entry -> String? in if case .string(let name)? = entry["recordName"] { name } else { nil } }
-            let records = try await lookup(names, of: type)
+            let records = try await storedRecords(named: names, of: type)
             let contents = try await assetContents(of: records)
             do {
                 for record in records {
@@ -43,21 +40,6 @@ extension RemoteBackend {
             }
             return (names.count, page?["cursor"])
         }
-    }
-
-    /// The stored records named `names`, in that order (one deleted meanwhile left out), from
-    /// `records/lookup`.
-    private func lookup(_ names: [String], of type: RecordType) async throws(RecordError) -> [Record] {
-        guard !names.isEmpty else { return [] }
-        let body = JSONValue.members(["records": .array(names.map { JSONValue.members(["recordName": .string($0)]) })])
-        guard case .array(let entries)? = try await json(try await send(.POST, "records/lookup", body: body))["records"] else {
-            throw RecordError(.internalError, "the server at \(location) answered records/lookup without records")
-        }
-        var records: [Record] = []
-        for entry in entries where entry["serverErrorCode"] == nil {
-            records.append(try CloudKitRecords.record(entry, of: type))
-        }
-        return records
     }
 
     /// The content of every asset `records` hold, by SHA-256, in one query.

@@ -6,7 +6,8 @@ import RecordQL
 /// A `shop serve` reached over HTTP (``ServerConnection``): reads and writes are GraphQL requests
 /// to the database's `…/graphql`; the schema, the stored transactions and plans come from its
 /// `…/schema`, `…/transactions` and `…/explain` endpoints; exports read stored values with
-/// `…/records/lookup` (``RemoteBackend+Transfer.swift``).
+/// `…/records/lookup` (``RemoteBackend+Transfer.swift``), as do reads of a record whose reference
+/// GraphQL resolves away (``RemoteBackend+StoredRecords.swift``).
 ///
 /// Every write carries a fresh transaction ID (`Idempotency-Key`), so a retry after a dropped
 /// connection is applied once and answered with the stored result.
@@ -66,7 +67,7 @@ final class RemoteBackend: ShopBackend {
         try await eachPage(limit: query.limit) { size, cursor throws(RecordError) in
             let (document, variables) = GraphQLRecords.page(of: query, type: type, size: size, after: cursor)
             let page = try await data(document, variables: variables)["page"] ?? .null
-            let found = try GraphQLRecords.records(page, key: "records", of: type)
+            let found = try await self.records(in: page, key: "records", of: type)
             records += found
             return (found.count, page["cursor"])
         }
@@ -110,7 +111,7 @@ final class RemoteBackend: ShopBackend {
             "query($names: [ID!]!) { \(fields.joined(separator: " ")) }", variables: .members(["names": .array(recordNames.map(JSONValue.string))]))
         var found: [Record] = []
         for (index, type) in types.enumerated() {
-            found += try GraphQLRecords.records(answer, key: "t\(index)", of: type)
+            found += try await records(in: answer, key: "t\(index)", of: type)
         }
         return remembering(found)
     }
@@ -174,10 +175,10 @@ final class RemoteBackend: ShopBackend {
         let answer = try await data(
             "query($list: String!, $item: String!) { lists: \(listType.name)(where: {name: {eq: $list}}, limit: 1) { \(GraphQLRecords.selection(of: listType)) \(nested) } }",
             variables: .members(["list": .string(list), "item": .string(item)]))
-        guard let found = try GraphQLRecords.records(answer, key: "lists", of: listType).first, case .array(let lists)? = answer["lists"] else {
+        guard let found = try await records(in: answer, key: "lists", of: listType).first, case .array(let lists)? = answer["lists"] else {
             return ShoppingStore.NamedRecords(list: nil, item: nil)
         }
-        let items = try GraphQLRecords.records(lists[0], key: "items", of: itemType)
+        let items = try await records(in: lists[0], key: "items", of: itemType)
         _ = remembering([found] + items)
         return ShoppingStore.NamedRecords(list: found, item: items.first)
     }
@@ -269,7 +270,9 @@ final class RemoteBackend: ShopBackend {
         guard let object = answer["result"], case .string(let type)? = object["recordType"] else {
             throw RecordError(.internalError, "the server's answer has no saved record")
         }
-        let saved = try GraphQLRecords.record(object, of: try schema.requireRecordType(type))
+        let savedType = try schema.requireRecordType(type)
+        var saved = try GraphQLRecords.record(object, of: savedType)
+        if GraphQLRecords.mayHideReference(object, of: savedType) { saved = try await storedRecords(named: [saved.recordName], of: savedType).first ?? saved }
         seen.remember(saved)
         return .saved(saved)
     }
