@@ -189,6 +189,77 @@ def test_a_trickled_cloudkit_body_gets_408_in_cloudkit_shape(impatient_server):
     assert_still_answering(impatient_server)
 
 
+def padded_graphql_request(server, size):
+    """A POST /graphql of `{ Lists { name } }` padded (in `extensions`) to `size` bytes: its head and its body."""
+    body = json.dumps({"query": "{ Lists { name } }", "extensions": {"pad": ""}}).encode()
+    body = body.replace(b'"pad": ""', b'"pad": "' + b"p" * (size - len(body)) + b'"')
+    head = (b"POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer "
+            + server.token.encode() + b"\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n")
+    return head, body
+
+
+def read_answer(connection):
+    """The server's answer: read until its Content-Length is in, or the connection closes."""
+    data = b""
+    while b"\r\n\r\n" not in data or len(data.partition(b"\r\n\r\n")[2]) < int(
+            dict(line.split(b": ", 1) for line in data.partition(b"\r\n\r\n")[0].split(b"\r\n")[1:]).get(b"Content-Length", b"0")):
+        chunk = connection.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def test_a_slow_but_steady_body_gets_more_time_the_longer_it_is(impatient_server):
+    """192 KiB sent steadily over about 2.4 s, past the 1 s read timeout: a body is given the
+    timeout and a second for each 64 KiB it declares (an asset's upload over a slow link)."""
+    head, body = padded_graphql_request(impatient_server, 192 * 1024)
+    host, port = impatient_server.url.removeprefix("http://").split(":")
+    started = time.monotonic()
+    with socket.create_connection((host, int(port)), timeout=10) as connection:
+        connection.sendall(head)
+        for start in range(0, len(body), 8 * 1024):
+            time.sleep(0.1)
+            connection.sendall(body[start:start + 8 * 1024])
+        status, _, answer = split_response(read_answer(connection))
+    assert time.monotonic() - started > 2
+    assert status == 200, answer
+    assert answer == {"data": {"Lists": answer["data"]["Lists"]}}
+    assert_still_answering(impatient_server)
+
+
+def test_a_body_that_stops_arriving_gets_408_a_read_timeout_after_its_last_part(impatient_server):
+    head, body = padded_graphql_request(impatient_server, 192 * 1024)
+    host, port = impatient_server.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as connection:
+        connection.sendall(head + body[:16 * 1024])
+        started = time.monotonic()
+        status, headers, answer = split_response(read_answer(connection))
+        seconds = time.monotonic() - started
+    assert status == 408
+    assert headers["connection"] == "close"
+    assert "body stopped arriving: nothing of it came for 1 s" in answer["errors"][0]["message"]
+    assert 0.9 < seconds < 2.5
+    assert_still_answering(impatient_server)
+
+
+def test_a_body_too_slow_for_its_length_gets_408_saying_how_long_it_had(impatient_server):
+    """Steady parts, each within the timeout of the last, still end at the body's allowance:
+    1 s and 1 s for each 64 KiB of 128 KiB, 3 s in all."""
+    head, body = padded_graphql_request(impatient_server, 128 * 1024)
+    host, port = impatient_server.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as connection:
+        connection.sendall(head)
+        started = time.monotonic()
+        response, _ = trickle_on(connection, body, interval=0.5)
+        seconds = time.monotonic() - started
+    status, _, answer = split_response(response)
+    assert status == 408
+    assert "body did not arrive within 3 s (1 s, and 1 s for each 64 KiB of its length)" in answer["errors"][0]["message"]
+    assert 2.9 < seconds < 5
+    assert_still_answering(impatient_server)
+
+
 def test_idle_connections_are_closed_after_the_read_timeout(impatient_server):
     host, port = impatient_server.url.removeprefix("http://").split(":")
     idle = [socket.create_connection((host, int(port)), timeout=10) for _ in range(50)]

@@ -29,7 +29,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("read-timeout"),
         help: ArgumentHelp(
-            "How long a request's headers, and then its body, may take to arrive; a slower request gets 408 Request Timeout. 10s, 2m.",
+            "How long a request's headers, and then its body (a second more for each 64 KiB), may take to arrive; a slower request gets 408 Request Timeout. 10s, 2m.",
             valueName: "DURATION")
     )
     var readTimeout = DurationArgument(ServiceConfiguration.defaultReadTimeout)

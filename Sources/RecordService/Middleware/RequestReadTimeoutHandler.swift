@@ -3,13 +3,15 @@ import NIOCore
 import NIOHTTPTypes
 
 /// Answers `408 Request Timeout` and closes the connection when a request does not arrive whole
-/// in time: its body within the read timeout of its head. A kept-alive connection whose next
-/// request does not begin within the read timeout of the previous response is closed without a
-/// word, as an idle connection is (a 408 there would race with a client reusing the connection
-/// and be read as the answer to its next request). A client trickling its body a byte at a time
-/// therefore holds a connection for at most twice the timeout, and learns why it was dropped;
-/// the time a route takes to answer is not limited. (The connection's first head is timed
-/// before HTTP decoding, by ``FirstHeadTimeoutHandler``.)
+/// in time: its body within the read timeout of its head and a second more for each 64 KiB its
+/// `Content-Length` declares (``ReadTimeout/bodyAllowance(length:)``: a 64 MiB asset over a
+/// slow link has about 17 minutes), and no part of it more than the read timeout after the one
+/// before. A kept-alive connection whose next request does not begin within the read timeout of
+/// the previous response is closed without a word, as an idle connection is (a 408 there would
+/// race with a client reusing the connection and be read as the answer to its next request). A
+/// client trickling a small body a byte at a time therefore holds a connection for about twice
+/// the timeout, and learns why it was dropped; the time a route takes to answer is not limited.
+/// (The connection's first head is timed before HTTP decoding, by ``FirstHeadTimeoutHandler``.)
 ///
 /// Hummingbird's own `idleTimeout` closes a connection trickling its body without a word, so this handler sits
 /// in its place among the HTTP/1 channel's additional handlers (after HTTP decoding, before the
@@ -34,6 +36,10 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
     private var timer: Scheduled<Void>?
     /// The head of the request being read: received, its end not yet.
     private var reading: HTTPRequest?
+    /// The length its head declares, `nil` for a chunked body.
+    private var declaredLength: Int?
+    /// When the body being read runs out of its whole allowance.
+    private var bodyDeadline: NIODeadline?
     /// Requests whose head arrived and whose response has not ended.
     private var unanswered = 0
     /// A response head was written and not yet its end.
@@ -68,11 +74,17 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
         case .head(let head):
             reading = head
             unanswered += 1
-            arm(context)
+            declaredLength = head.headerFields[.contentLength].flatMap { Int($0) }
+            let now = NIODeadline.now()
+            let bodyDeadline = now + timeout.bodyAllowance(length: declaredLength)
+            self.bodyDeadline = bodyDeadline
+            arm(context, until: min(bodyDeadline, now + timeout.amount))
         case .body:
-            break
+            // The body moves: the next part has the timeout to come, within the whole allowance.
+            if let bodyDeadline { expiry = min(bodyDeadline, .now() + timeout.amount) }
         case .end:
             reading = nil
+            bodyDeadline = nil
             disarm()
         }
         context.fireChannelRead(data)
@@ -86,6 +98,8 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
         switch unwrapOutboundIn(data) {
         case .head(let head) where head.status.kind != .informational:
             responding = true
+            // Answered before its body ended (a 413, a 401): the rest only gets the timeout.
+            if let bodyDeadline { self.bodyDeadline = min(bodyDeadline, .now() + timeout.amount) }
         case .head, .body:
             break
         case .end:
@@ -97,8 +111,9 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
         context.write(data, promise: promise)
     }
 
-    private func arm(_ context: ChannelHandlerContext) {
-        let expiry = NIODeadline.now() + timeout.amount
+    /// Times the read until `expiry` (the read timeout from now when `nil`).
+    private func arm(_ context: ChannelHandlerContext, until expiry: NIODeadline? = nil) {
+        let expiry = expiry ?? .now() + timeout.amount
         self.expiry = expiry
         if timer == nil { check(context, at: expiry) }
     }
@@ -128,9 +143,9 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
         timer = nil
     }
 
-    /// The body did not arrive in time: 408 when the request has no answer yet, then the
-    /// connection closes, failing the body stream a route may be reading. No request begun in
-    /// time on a kept-alive connection: it closes at once.
+    /// The body did not arrive in time (in all, or it stalled): 408 when the request has no
+    /// answer yet, then the connection closes, failing the body stream a route may be reading.
+    /// No request begun in time on a kept-alive connection: it closes at once.
     private func expire(_ context: ChannelHandlerContext) {
         expiry = nil
         expired = true
@@ -139,7 +154,9 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
             return
         }
         if !responding, unanswered == 1 {
-            let (contentType, body) = ErrorRendering.of(path: reading.path ?? "").rendered(timeout.error("body"), accept: reading.headerFields[.accept])
+            let stalled = bodyDeadline.map { $0 > .now() } ?? false
+            let error = timeout.bodyError(length: declaredLength, stalled: stalled)
+            let (contentType, body) = ErrorRendering.of(path: reading.path ?? "").rendered(error, accept: reading.headerFields[.accept])
             let buffer = context.channel.allocator.buffer(string: body)
             let head = HTTPResponse(
                 status: .requestTimeout,
