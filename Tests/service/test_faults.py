@@ -38,8 +38,21 @@ def assert_still_answering(server):
     assert httpx.get(f"{server.url}/health", timeout=10).status_code == 200
 
 
-def test_a_malformed_request_is_a_bad_request(server):
-    assert status_of(raw(server, b"NOT HTTP AT ALL\r\n\r\n")) == 400
+def reason_of(response):
+    return json.loads(response.partition(b"\r\n\r\n")[2])["reason"]
+
+
+def test_a_malformed_request_is_a_bad_request_saying_what_a_request_looks_like(server):
+    response = raw(server, b"NOT HTTP AT ALL\r\n\r\n")
+    assert status_of(response) == 400
+    assert reason_of(response).startswith("the request is not HTTP/1.1 (invalid HTTP method); send a request line (METHOD PATH HTTP/1.1)")
+    assert_still_answering(server)
+
+
+def test_a_malformed_header_line_is_a_bad_request_naming_it(server):
+    response = raw(server, b"GET /health HTTP/1.1\r\nHost: x\r\nNo colon here\r\n\r\n")
+    assert status_of(response) == 400
+    assert b"BAD_REQUEST" in response and "(invalid character in header)" in reason_of(response)
     assert_still_answering(server)
 
 
@@ -99,7 +112,9 @@ def test_an_oversized_chunked_body_is_refused_once_past_the_limit(server, admin_
 
 def test_oversized_headers_are_a_bad_request(server):
     request = b"GET /health HTTP/1.1\r\nHost: x\r\nX-Padding: " + b"p" * (100 * 1024) + b"\r\n\r\n"
-    assert status_of(raw(server, request)) == 400
+    response = raw(server, request)
+    assert status_of(response) == 400
+    assert reason_of(response).startswith("the request's headers pass 80 KiB; send fewer or shorter headers")
     assert_still_answering(server)
 
 
