@@ -71,16 +71,20 @@ enum GraphQLRecords {
         }
     }
 
-    /// The records under `key` of a response's data, typed by `type`.
-    static func records(_ data: JSONValue, key: String, of type: RecordType) throws(RecordError) -> [Record] {
+    /// The records under `key` of a response's data, typed by `type`, and the recordNames of
+    /// those whose answer may hide a reference (``mayHideReference(_:of:)``).
+    static func records(_ data: JSONValue, key: String, of type: RecordType) throws(RecordError) -> (records: [Record], hidingReferences: [String]) {
         guard case .array(let items)? = data[key] else {
             throw RecordError(.internalError, "the server's answer has no list of \(type.name) records")
         }
         var records: [Record] = []
+        var hiding: [String] = []
         for item in items {
-            records.append(try record(item, of: type))
+            let decoded = try record(item, of: type)
+            if mayHideReference(item, of: type) { hiding.append(decoded.recordName) }
+            records.append(decoded)
         }
-        return records
+        return (records, hiding)
     }
 
     /// Whether GraphQL's answer for a record of `type` may hide a reference it holds: a REFERENCE

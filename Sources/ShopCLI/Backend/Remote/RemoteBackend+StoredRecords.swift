@@ -29,10 +29,8 @@ extension RemoteBackend {
     /// The records under `key` of a GraphQL answer, typed by `type`, each whose answer may hide
     /// a reference (``GraphQLRecords/mayHideReference(_:of:)``) read again as stored, so that a
     /// reference to a record that is gone shows its recordName as on a file.
-    func records(in data: JSONValue, key: String, of type: RecordType) async throws(RecordError) -> [Record] {
-        let records = try GraphQLRecords.records(data, key: key, of: type)
-        guard case .array(let objects)? = data[key] else { return records }
-        let hiding = zip(records, objects).filter { GraphQLRecords.mayHideReference($0.1, of: type) }.map(\.0.recordName)
+    func decodedRecords(in data: JSONValue, key: String, of type: RecordType) async throws(RecordError) -> [Record] {
+        let (records, hiding) = try GraphQLRecords.records(data, key: key, of: type)
         guard !hiding.isEmpty else { return records }
         let stored = Dictionary(try await storedRecords(named: hiding, of: type).map { ($0.recordName, $0) }) { first, _ in first }
         return records.map { stored[$0.recordName] ?? $0 }

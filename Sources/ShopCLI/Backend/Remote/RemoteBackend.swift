@@ -67,7 +67,7 @@ final class RemoteBackend: ShopBackend {
         try await eachPage(limit: query.limit) { size, cursor throws(RecordError) in
             let (document, variables) = GraphQLRecords.page(of: query, type: type, size: size, after: cursor)
             let page = try await data(document, variables: variables)["page"] ?? .null
-            let found = try await self.records(in: page, key: "records", of: type)
+            let found = try await decodedRecords(in: page, key: "records", of: type)
             records += found
             return (found.count, page["cursor"])
         }
@@ -111,7 +111,7 @@ final class RemoteBackend: ShopBackend {
             "query($names: [ID!]!) { \(fields.joined(separator: " ")) }", variables: .members(["names": .array(recordNames.map(JSONValue.string))]))
         var found: [Record] = []
         for (index, type) in types.enumerated() {
-            found += try await records(in: answer, key: "t\(index)", of: type)
+            found += try await decodedRecords(in: answer, key: "t\(index)", of: type)
         }
         return remembering(found)
     }
@@ -175,10 +175,10 @@ final class RemoteBackend: ShopBackend {
         let answer = try await data(
             "query($list: String!, $item: String!) { lists: \(listType.name)(where: {name: {eq: $list}}, limit: 1) { \(GraphQLRecords.selection(of: listType)) \(nested) } }",
             variables: .members(["list": .string(list), "item": .string(item)]))
-        guard let found = try await records(in: answer, key: "lists", of: listType).first, case .array(let lists)? = answer["lists"] else {
+        guard let found = try await decodedRecords(in: answer, key: "lists", of: listType).first, case .array(let lists)? = answer["lists"] else {
             return ShoppingStore.NamedRecords(list: nil, item: nil)
         }
-        let items = try await records(in: lists[0], key: "items", of: itemType)
+        let items = try await decodedRecords(in: lists[0], key: "items", of: itemType)
         _ = remembering([found] + items)
         return ShoppingStore.NamedRecords(list: found, item: items.first)
     }
