@@ -64,6 +64,21 @@ struct EngineMutationTests {
         #expect(try shop.database.records(matching: Query("Lists")).count == 1)
     }
 
+    @Test func aTransactionIDTellsApartIntegersADoubleCannot() async throws {
+        let shop = try EngineFixture(
+            bootstrap: try CKDBParser.parse("DEFINE SCHEMA RECORD TYPE Counters ( name STRING QUERYABLE, count INT64 QUERYABLE );"))
+        let document = #"mutation Set($count: Int64!) @transaction(id: "T4") { createCounters(fields: {name: "c", count: $count}) { count } }"#
+        // 2^53 + 1 and 2^53 are one Double: the request is stored with its integers exact.
+        let first = await shop.run(document, variables: ["count": .number(Number(Int64(9_007_199_254_740_993)))])
+        #expect(first.json == #"{"data":{"createCounters":{"count":9007199254740993}}}"#)
+        let other = await shop.run(document, variables: ["count": .number(Number(Int64(9_007_199_254_740_992)))])
+        #expect(other.errors.map(\.code) == [.transactionConflict])
+        let stored = try shop.database.transaction(id: "T4")
+        #expect(stored.request.contains(#""variables":{"count":9007199254740993}"#), "\(stored.request)")
+        // The result is stored as the data object's own JSON, shown as it was answered.
+        #expect(stored.result == #"{"createCounters":{"count":9007199254740993}}"#)
+    }
+
     @Test func aFailedTransactionIsNotStoredSoItsRetryRunsAgain() async throws {
         let shop = try EngineFixture()
         let document =

@@ -30,17 +30,19 @@ struct JSONValueMapTests {
         #expect(try Self.sortedText(decoded) == Self.sortedText(expected))
     }
 
-    @Test func decodesNumbersAsDoublesAsMapDoes() throws {
-        let json = Data(#"{"n":3}"#.utf8)
+    @Test func decodesIntegersWithAllTheirBitsWhereMapsOwnDecoderRoundsThem() throws {
+        // 2^53 + 1: a double holds 2^53.
+        let json = Data(#"{"n":9007199254740993,"x":1.5}"#.utf8)
         let decoded = try JSONValue(parsing: json).map
-        let expected = try JSONDecoder().decode(Map.self, from: json)
-        guard case .number(let number)? = decoded.dictionary?["n"], case .number(let original)? = expected.dictionary?["n"] else {
-            Issue.record("n is not a number: \(decoded)")
+        guard case .number(let number)? = decoded.dictionary?["n"], case .number(let fraction)? = decoded.dictionary?["x"] else {
+            Issue.record("n or x is not a number: \(decoded)")
             return
         }
-        #expect(number.storageType == .double)
-        #expect(number.storageType == original.storageType)
-        #expect(number.doubleValue == 3)
+        #expect(number.storageType == .int)
+        #expect(number.int64Value == 9_007_199_254_740_993)
+        #expect(fraction.storageType == .double && fraction.doubleValue == 1.5)
+        let mapsOwn = try JSONDecoder().decode(Map.self, from: json)
+        #expect(mapsOwn.dictionary?["n"]?.int != 9_007_199_254_740_993)
     }
 
     @Test(arguments: [

@@ -42,6 +42,9 @@ def test_transaction_directive_ids_are_kept_too(client, server):
     shown = client.get(server.database_url() + f"/transactions/{tid}")
     assert shown.status_code == 200
     assert shown.json()["id"] == tid
+    # The request and the answer's data as stored, each as JSON (not a string of JSON).
+    assert shown.json()["request"] == {"document": body["query"], "variables": {}}
+    assert shown.json()["response"] == first.json()["data"]
 
 
 def test_a_forgotten_key_runs_anew(client, server):
@@ -50,3 +53,16 @@ def test_a_forgotten_key_runs_anew(client, server):
     assert client.delete(server.database_url() + f"/transactions/{key}").status_code == 204
     again = create_list(client, key, "Forget", f"L-{uuid.uuid4()}")
     assert "idempotent-replayed" not in again.headers
+
+
+def test_an_int64_variable_past_2_to_the_53_is_written_exactly_and_told_apart_on_a_retry(client, server):
+    # A record type with an INT64 field, added just in time by a CloudKit write in development.
+    create = {"operations": [{"operationType": "create", "record": {"recordType": "Counters", "fields": {"count": {"value": 1}}}}]}
+    assert client.post(f"{server.database_url()}/records/modify", json=create).status_code == 200
+    key, exact = str(uuid.uuid4()), 2**53 + 1  # a double holds 2^53, not 2^53 + 1
+    body = {"query": "mutation($c: Int64!) { createCounters(fields: {count: $c}) { count } }", "variables": {"c": exact}}
+    first = client.post("/graphql", json=body, headers={"Idempotency-Key": key})
+    assert first.json() == {"data": {"createCounters": {"count": exact}}}
+    body["variables"]["c"] = exact - 1
+    other = client.post("/graphql", json=body, headers={"Idempotency-Key": key})
+    assert other.status_code == 422, other.text

@@ -44,15 +44,25 @@ public struct TransactionRequest: Sendable, Hashable {
     /// - Throws: ``RecordError`` `invalidArguments` when the ID is empty or longer than 255
     ///   bytes, or the request cannot be encoded.
     public init<Request: Encodable>(id: String, request: Request) throws(RecordError) {
-        guard !id.isEmpty, id.utf8.count <= 255 else {
-            throw RecordError(.invalidArguments, "a transaction ID must be 1 to 255 bytes long")
-        }
+        let encoded: Data
         do {
-            self.request = try JSONEncoder.sorted.encode(request)
+            encoded = try JSONEncoder.sorted.encode(request)
         } catch {
             throw RecordError(.invalidArguments, "the request cannot be stored: \(error)", underlyingError: UncheckedCause(error))
         }
+        try self.init(id: id, json: encoded)
+    }
+
+    /// The request `json` under `id`: JSON text its caller writes the same way for equal
+    /// requests (and differently for any two that differ).
+    ///
+    /// - Throws: ``RecordError`` `invalidArguments` when the ID is empty or longer than 255 bytes.
+    public init(id: String, json: Data) throws(RecordError) {
+        guard !id.isEmpty, id.utf8.count <= 255 else {
+            throw RecordError(.invalidArguments, "a transaction ID must be 1 to 255 bytes long")
+        }
         self.id = id
+        self.request = json
     }
 }
 

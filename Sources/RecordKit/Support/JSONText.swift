@@ -5,22 +5,42 @@ import Foundation
 public enum JSONText {
     /// `text` as a JSON string literal.
     public static func string(_ text: String) -> String {
-        if !needsEscapes(text) {
-            return "\"" + text + "\""
-        }
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
+        guard needsEscapes(text) else { return "\"" + text + "\"" }
+        var text = text
+        return text.withUTF8(escaped)
+    }
+
+    /// The UTF-8 text `utf8` as a JSON string literal, written byte by byte: every byte JSON
+    /// escapes is ASCII, and no byte of a multi-byte character is.
+    private static func escaped(_ utf8: UnsafeBufferPointer<UInt8>) -> String {
+        let backslash = UInt8(ascii: "\\")
+        let hexDigits = Array("0123456789abcdef".utf8)
+        var bytes: [UInt8] = [UInt8(ascii: "\"")]
+        bytes.reserveCapacity(utf8.count + 16)
+        for byte in utf8 {
+            if let letter = shortEscape(byte) {
+                bytes.append(backslash)
+                bytes.append(letter)
+            } else if byte < 0x20 {
+                bytes.append(contentsOf: [backslash, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                bytes.append(contentsOf: [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
+            } else {
+                bytes.append(byte)
             }
         }
-        return result + "\""
+        bytes.append(UInt8(ascii: "\""))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The letter after the backslash of the two-character escape of `byte`, if it has one.
+    private static func shortEscape(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): byte
+        case UInt8(ascii: "\n"): UInt8(ascii: "n")
+        case UInt8(ascii: "\r"): UInt8(ascii: "r")
+        case UInt8(ascii: "\t"): UInt8(ascii: "t")
+        default: nil
+        }
     }
 
     /// `texts` as a JSON array of string literals: how a list of names is bound as one parameter

@@ -38,7 +38,7 @@ enum MutationExecution {
         }
         let schema = context.schema
         let response: @Sendable ([RecordWriteResult]) throws -> Data = { results in
-            Data(JSONWriter.string(try data(plan, results: results, schema: schema)).utf8)
+            Data(try data(plan, results: results, schema: schema).utf8)
         }
         do {
             switch try await store.modify(writes, atSchemaVersion: context.generation, transaction: transaction, access: access, response: response) {
@@ -128,15 +128,11 @@ enum MutationExecution {
         GraphQLFailure(.internalError, "the store answered \(field.key) with another kind of result", at: [field.node], stage: .execution)
     }
 
-    /// The data object stored as the batch's response (a JSON string of its JSON text).
+    /// The data object stored as the batch's response: its JSON text (a JSON string of that
+    /// text, as stored before, is read too).
     private static func decode(_ stored: Data) throws(GraphQLFailure) -> String {
-        let value: JSONValue
-        do {
-            value = try JSONValue.parse(utf8: stored)
-        } catch {
-            throw GraphQLFailure(.internalError, "the stored result of the transaction cannot be read: \(error)", stage: .execution)
-        }
-        guard case .string(let data) = value else {
+        guard stored.first == UInt8(ascii: "\"") else { return String(decoding: stored, as: UTF8.self) }
+        guard case .string(let data)? = try? JSONValue.parse(utf8: stored) else {
             throw GraphQLFailure(.internalError, "the stored result of the transaction is not the text of a data object", stage: .execution)
         }
         return data

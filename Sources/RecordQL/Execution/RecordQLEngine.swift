@@ -219,10 +219,7 @@ public final class RecordQLEngine: Sendable {
         let transaction: TransactionRequest?
         do throws(RecordError) {
             transaction = try id.map { id throws(RecordError) in
-                try TransactionRequest(
-                    id: options.scope + id,
-                    request: StoredRequest(document: operation.text, operationName: operation.operationName, variables: operation.request.rawVariables)
-                )
+                try TransactionRequest(id: options.scope + id, json: operation.storedRequest)
             }
         } catch {
             throw GraphQLFailure(error, at: nil, stage: .execution)
@@ -264,12 +261,4 @@ public struct TransactionOptions: Sendable, Hashable {
         self.id = id
         self.scope = scope
     }
-}
-
-/// The request a `@transaction` mutation is stored under: the same text, operation and
-/// variables make a retry; anything else under the same ID is a conflict.
-private struct StoredRequest: Encodable {
-    var document: String
-    var operationName: String?
-    var variables: [String: Map]
 }

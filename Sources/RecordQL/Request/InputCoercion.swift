@@ -66,13 +66,23 @@ struct InputCoercion {
 
     // MARK: JSON values
 
-    /// The JSON `value` of variable `name` as a value of `type`; `path` locates the part of it
-    /// being coerced in messages.
-    static func coerce(_ value: Map, to type: any GraphQLInputType, variable name: String, path: String = "") throws(GraphQLFailure) -> Map {
-        let place = path.isEmpty ? "variable $\(name)" : "variable $\(name) at \(path)"
+    /// The JSON `value` of variable `name` as a value of `type`.
+    static func coerce(_ value: Map, to type: any GraphQLInputType, variable name: String) throws(GraphQLFailure) -> Map {
+        try coerce(value, to: type, variable: name) { "" }
+    }
+
+    /// `value` as a value of `type`, `path` writing where in variable `name` it is for a message
+    /// (only when there is one to give: a request that coerces builds no path).
+    private static func coerce(
+        _ value: Map, to type: any GraphQLInputType, variable name: String, path: () -> String
+    ) throws(GraphQLFailure) -> Map {
+        func place() -> String {
+            let path = path()
+            return path.isEmpty ? "variable $\(name)" : "variable $\(name) at \(path)"
+        }
         if let nonNull = type as? GraphQLNonNull {
             guard let inner = nonNull.ofType as? any GraphQLInputType, value != .null, value != .undefined else {
-                throw GraphQLFailure(.invalidArguments, "\(place) must be a non-null \(type)")
+                throw GraphQLFailure(.invalidArguments, "\(place()) must be a non-null \(type)")
             }
             return try coerce(value, to: inner, variable: name, path: path)
         }
@@ -82,15 +92,19 @@ struct InputCoercion {
             guard let element = list.ofType as? any GraphQLInputType else { break }
             guard case .array(let items) = value else { return .array([try coerce(value, to: element, variable: name, path: path)]) }
             var values: [Map] = []
+            values.reserveCapacity(items.count)
             for (index, item) in items.enumerated() {
-                values.append(try coerce(item, to: element, variable: name, path: path + "[\(index)]"))
+                values.append(try coerce(item, to: element, variable: name) { path() + "[\(index)]" })
             }
             return .array(values)
         case let object as GraphQLInputObjectType:
             guard case .dictionary(let members) = value else { break }
             let given = members.map { (name: $0.key, value: $0.value, node: nil as (any Node)?) }
             return try coerceObject(given, to: object, at: nil) { key, member, type throws(GraphQLFailure) in
-                try coerce(member, to: type, variable: name, path: path.isEmpty ? key : path + "." + key)
+                try coerce(member, to: type, variable: name) {
+                    let path = path()
+                    return path.isEmpty ? key : path + "." + key
+                }
             }
         case let enumType as GraphQLEnumType:
             guard case .string(let text) = value, let enumValue = enumType.nameLookup[text] else { break }
@@ -100,14 +114,14 @@ struct InputCoercion {
             do {
                 parsed = try scalar.parseValue(value: value)
             } catch {
-                throw GraphQLFailure(.invalidArguments, "\(place): \(reason(error))")
+                throw GraphQLFailure(.invalidArguments, "\(place()): \(reason(error))")
             }
             guard parsed != .undefined else { break }
             return parsed
         default:
             break
         }
-        throw GraphQLFailure(.invalidArguments, "\(place) must be a \(type), not \(JSONWriter.json(value))")
+        throw GraphQLFailure(.invalidArguments, "\(place()) must be a \(type), not \(JSONWriter.json(value))")
     }
 
     // MARK: Input objects
