@@ -120,6 +120,18 @@ struct EngineErrorTests {
         #expect(response.json.contains(#""extensions":{"code":"\#(test.code.rawValue)""#))
     }
 
+    /// A field whose type has no order (here an ASSET, which a CloudKit schema may still mark
+    /// SORTABLE) is named as such, not as a field to add.
+    @Test func sortingByAFieldWithoutAnOrderSaysSoAndOffersNoFieldToAdd() async throws {
+        let shop = try EngineFixture()
+        try shop.database.addField(FieldDefinition("photo", .asset, flags: [.sortable]), to: "Items")
+        let error = try await shop.error("{ Items(sort: [{photo: ASC}]) { name } }")
+        #expect(error.code == .invalidArguments)
+        #expect(error.message.contains("Items.photo is ASSET, which cannot be sorted; sort by a STRING, INT64"), "\(error.message)")
+        #expect(error.remedy == nil && error.reason == nil)
+        #expect(error.locations == [.init(line: 1, column: 17)])
+    }
+
     @Test func int64OutOfRangeIsRefusedInLiteralsAndVariables() async throws {
         let shop = try EngineFixture()
         try shop.database.addField(FieldDefinition("number", .int64, flags: [.queryable]), to: "Items")

@@ -37,14 +37,29 @@ enum ValidationErrorTranslation {
         }
         if let match = message.firstMatch(of: #/^Field "(\w+)" is not defined by type "(\w+)"\./#) {
             let inputType = String(match.2)
-            let recordType = context.names.recordTypes.values.first { [$0.filterType, $0.sortType, $0.inputType].contains(inputType) }?.recordType
+            let names = context.names.recordTypes.values.first { [$0.filterType, $0.sortType, $0.inputType].contains(inputType) }
+            if let names, inputType == names.sortType, let unsortable = unsortableField(String(match.1), of: names, in: context.schema) {
+                return GraphQLResponseError(
+                    .invalidArguments,
+                    message + " \(names.recordType).\(unsortable.name) is \(unsortable.type), which cannot be sorted; "
+                        + "sort by a STRING, INT64, DOUBLE, NUMBER, TIMESTAMP or REFERENCE field", locations: locations)
+            }
             let literal = (error.nodes.first as? ObjectField)?.value
-            return missingField(String(match.1), of: recordType, literal: literal, message: message, locations: locations)
+            return missingField(String(match.1), of: names?.recordType, literal: literal, message: message, locations: locations)
         }
         if message.hasPrefix("Unknown type ") {
             return GraphQLResponseError(.schemaViolation, message, locations: locations)
         }
         return GraphQLResponseError(.invalidArguments, message, locations: locations)
+    }
+
+    /// The field of the record type named by `names` that `graphQLName` names, when it has one
+    /// its sort type leaves out for its type (an ASSET, BYTES, LOCATION or list).
+    private static func unsortableField(_ graphQLName: String, of names: GraphQLNameMap.RecordTypeNames, in schema: Schema) -> RecordKit.FieldDefinition? {
+        guard let fieldName = names.field(named: graphQLName), let field = schema.recordType(named: names.recordType)?.field(named: fieldName) else {
+            return nil
+        }
+        return field.type.isOrdered ? nil : field
     }
 
     /// GraphQLSwift's `message` about a field of `recordType` the schema lacks, followed by
