@@ -103,6 +103,24 @@ import Testing
         #expect(try db.schema.recordType(named: "Extra") == nil)
     }
 
+    /// Custom roles are declared with CREATE ROLE: a grant naming one that is not (a misspelling)
+    /// is refused, in a new record type and on an existing one, and nothing is applied.
+    @Test func aGrantToAnUndeclaredRoleIsRefusedAndAppliesNothing() throws {
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
+        #expect {
+            try db.importSchema(ckdb: "DEFINE SCHEMA CREATE ROLE Editor; RECORD TYPE Notes ( text STRING, GRANT READ, WRITE TO Edtor );")
+        } throws: {
+            ($0 as? RecordError)?.message
+                == #"Notes grants READ, WRITE to 'Edtor', which is not a role: declare it with CREATE ROLE Edtor; or grant to one of the system roles "_world", "_icloud" and "_creator""#
+        }
+        #expect(try db.schema.recordType(named: "Notes") == nil && db.schema.roles.isEmpty)
+        #expect(throws: RecordError.self) { try db.importSchema(ckdb: "DEFINE SCHEMA RECORD TYPE Lists ( GRANT READ TO Auditor );") }
+        #expect(try db.schema.recordType(named: "Lists")?.grants.isEmpty == true)
+
+        _ = try db.importSchema(ckdb: "DEFINE SCHEMA CREATE ROLE Editor; RECORD TYPE Notes ( text STRING, GRANT READ, WRITE TO editor );")
+        #expect(try db.schema.recordType(named: "Notes")?.grants == [Grant([.read, .write], to: "editor")])
+    }
+
     @Test func removingATypeOrFieldInExactModeIsRejected() throws {
         let db = try RecordDatabase.inMemory(bootstrap: .shopping)
         var target = try db.schema

@@ -64,6 +64,19 @@ extension Schema {
         }
     }
 
+    /// Throws `schemaViolation` when `grant` names a custom role the schema does not declare:
+    /// a misspelt role would grant nothing, silently.
+    private func checkRoleDeclared(_ grant: Grant, by typeName: String) throws(RecordError) {
+        guard !grant.isSystemRole, !roles.contains(where: { $0.lowercased() == grant.role.lowercased() }) else { return }
+        let permissions = grant.permissions.map(\.rawValue).joined(separator: ", ")
+        throw RecordError(
+            .schemaViolation,
+            "\(typeName) grants \(permissions) to '\(grant.role)', which is not a role: declare it with CREATE ROLE \(grant.role); "
+                + "or grant to one of the system roles \"_world\", \"_icloud\" and \"_creator\"",
+            recordType: typeName
+        )
+    }
+
     private mutating func apply(_ change: SchemaChange) throws(RecordError) {
         switch change {
         case .addRole(let role):
@@ -88,6 +101,9 @@ extension Schema {
                 }
                 throw RecordError(.schemaViolation, "cannot add record type \(type.name): it differs only in case from \(clash.name)", recordType: type.name)
             }
+            for grant in type.grants {
+                try checkRoleDeclared(grant, by: type.name)
+            }
             var added = RecordType(type.name, grants: type.grants)
             for field in type.fields {
                 try added.add(field)
@@ -111,6 +127,7 @@ extension Schema {
             upsert(type)
         case .addGrant(let typeName, let grant):
             var type = try requireRecordType(typeName)
+            try checkRoleDeclared(grant, by: typeName)
             if !type.grants.contains(grant) { type.grants.append(grant) }
             upsert(type)
         case .addReferencedType(let typeName, let fieldName, let target):
