@@ -26,6 +26,10 @@ public final class DatabaseRegistry: Sendable {
         self.idleTime = idleTime
     }
 
+    /// How many times a private database's schema was read and compared with its
+    /// environment's (``EnvironmentSchemas``; tests check that a check holds).
+    var schemaReads: Int { schemas.schemaReads }
+
     /// How many private databases are open now.
     public var openPrivateCount: Int {
         opened.withLock { tasks in tasks.keys.filter(\.isPrivate).count }

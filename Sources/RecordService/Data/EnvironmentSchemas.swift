@@ -12,23 +12,48 @@ import Synchronization
 /// naming a new type or field) is merged into the environment's, so that the other users' private
 /// databases, the public one and a later deploy have it too. Both merges are additive
 /// (``Schema/ComparisonMode/merge``) and run only when either schema changed since the last.
+///
+/// Reading the two schemas costs two reads a request, so a check that found them together holds
+/// until either database commits a schema change in this process, which ends it at once, or
+/// ``otherProcessesSeenWithin`` passes: a change another process makes (`shop schema deploy`,
+/// the REPL on the file) reaches the private databases within that.
 final class EnvironmentSchemas: Sendable {
-    /// The schema versions each private database and its environment had when they were last
-    /// brought together.
-    private let shared = Mutex<[DatabaseAddress: (own: Int, environment: Int)]>([:])
+    /// How long a check holds for changes made by other processes.
+    static let otherProcessesSeenWithin: Duration = .seconds(1)
+
+    /// The last check of a private database against its environment: the schema versions they
+    /// had, each one's ``RecordDatabase/committedSchemaChanges`` before it, and when it was made.
+    private struct Check {
+        var versions: (own: Int, environment: Int)
+        var commits: (own: Int, environment: Int)
+        var time: ContinuousClock.Instant
+    }
+
+    private let checks = Mutex<[DatabaseAddress: Check]>([:])
+    private let checkCount = Atomic<Int>(0)
     private let logger = Logger(label: "shop serve")
+
+    /// How many times the schemas were read and compared (tests check that a check holds).
+    var schemaReads: Int { checkCount.load(ordering: .relaxed) }
 
     /// Brings the private `database` and `environment` (its environment's public database) to
     /// one schema, as far as each can take the other's changes (``merge(_:into:naming:)``).
     func share(_ database: ServiceDatabase, with environment: ServiceDatabase) async throws(RecordError) {
+        let commits = (own: database.database.committedSchemaChanges, environment: environment.database.committedSchemaChanges)
+        let now = ContinuousClock.now
+        let last = checks.withLock { $0[database.address] }
+        if let last, last.commits == commits, now - last.time < Self.otherProcessesSeenWithin { return }
+        checkCount.add(1, ordering: .relaxed)
         var common = try await environment.database.schema()
         var own = try await database.database.schema()
-        if let last = shared.withLock({ $0[database.address] }), last == (own.version, common.version) { return }
-        own = try await merge(common.schema, into: database.database, naming: database.address)
-        if database.address.environment == .development {
-            common = try await merge(own.schema, into: environment.database, naming: environment.address)
+        if last.map({ $0.versions != (own.version, common.version) }) ?? true {
+            own = try await merge(common.schema, into: database.database, naming: database.address)
+            if database.address.environment == .development {
+                common = try await merge(own.schema, into: environment.database, naming: environment.address)
+            }
         }
-        shared.withLock { $0[database.address] = (own.version, common.version) }
+        let check = Check(versions: (own.version, common.version), commits: commits, time: now)
+        checks.withLock { $0[database.address] = check }
     }
 
     /// Applies to `database` what `schema` adds to its own, one change at a time, its shape
@@ -52,6 +77,6 @@ final class EnvironmentSchemas: Sendable {
 
     /// Forgets `address`, closed: the next request to it brings it together again.
     func forget(_ address: DatabaseAddress) {
-        _ = shared.withLock { $0.removeValue(forKey: address) }
+        _ = checks.withLock { $0.removeValue(forKey: address) }
     }
 }

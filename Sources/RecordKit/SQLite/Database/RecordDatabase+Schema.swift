@@ -50,8 +50,9 @@ extension RecordDatabase {
 extension RecordTransaction {
     /// Applies `changes` (all or nothing) and returns the schema they made.
     func apply(_ changes: [SchemaChange]) throws -> VersionedSchema {
-        let schema = try SchemaStorage.apply(changes, to: schema, in: db)
-        return VersionedSchema(version: try SchemaStorage.version(db), schema: schema)
+        let updated = try SchemaStorage.apply(changes, to: schema, in: db)
+        if updated != schema { changedSchema = true }
+        return VersionedSchema(version: try SchemaStorage.version(db), schema: updated)
     }
 
     /// Brings the schema to `target` (``RecordDatabase/updateSchema(to:mode:)``).

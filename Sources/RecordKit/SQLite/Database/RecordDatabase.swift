@@ -46,6 +46,8 @@ public final class RecordDatabase: Sendable {
     /// Tells ``commitNotices()``'s subscribers about commits: this process's, and (while anyone
     /// listens) those of other processes on the same file.
     let commits: CommitBroadcaster
+    /// Counts the schema changes this instance committed (``committedSchemaChanges``).
+    let schemaCommits = SchemaCommitCounter()
 
     /// Opens the database at `path`, creating it with `bootstrap` when it is new (by default
     /// with no record types: add them with ``updateSchema(to:mode:)``). An existing database keeps its
@@ -237,8 +239,17 @@ public final class RecordDatabase: Sendable {
         try transaction.removeUnheldAssets()
         try transaction.changeLog.write(to: db)
         announceAfterCommit(transaction.changeLog.recordTypes, db)
+        if transaction.changedSchema {
+            let schemaCommits = self.schemaCommits
+            db.afterNextTransaction(onCommit: { _ in schemaCommits.increment() })
+        }
         return result
     }
+
+    /// How many transactions that changed the schema this instance has committed. While it
+    /// stays the same, whatever was derived from the schema is current as far as this process
+    /// is concerned (another process's changes show only in the file).
+    public var committedSchemaChanges: Int { schemaCommits.value }
 
     /// A failure of a transaction as its caller sees it: the database's own errors (SQLite's)
     /// as ``RecordError``; what the body threw, ``RecordError`` included, unchanged.

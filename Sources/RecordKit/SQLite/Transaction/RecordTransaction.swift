@@ -28,6 +28,9 @@ public final class RecordTransaction {
     /// (``RecordTransaction+AssetLifetime``). One noted by a step undone is still held, so it
     /// is kept.
     var releasedAssets: Set<String> = []
+    /// Whether the transaction changed the schema (``apply(_:)``): its commit is counted in
+    /// ``RecordDatabase/committedSchemaChanges``.
+    var changedSchema = false
 
     /// The database file, for error messages; `nil` in memory.
     private let databasePath: String?
