@@ -18,12 +18,18 @@ public final class DatabaseRegistry: Sendable {
     private let opened = Mutex<[DatabaseAddress: Task<ServiceDatabase, any Error>]>([:])
     private let lastUsed = Mutex<[DatabaseAddress: ContinuousClock.Instant]>([:])
     /// Each environment's one schema, which its private databases follow.
-    private let schemas = EnvironmentSchemas()
+    private let schemas: EnvironmentSchemas
 
-    public init(folder: DataFolder, maximumOpenPrivate: Int = 64, idleTime: Duration = .seconds(300)) {
+    /// A registry of the databases of `folder`; a schema change another process makes reaches
+    /// the open private databases within `schemaChangesOfOtherProcessesSeenWithin`.
+    public init(
+        folder: DataFolder, maximumOpenPrivate: Int = 64, idleTime: Duration = .seconds(300),
+        schemaChangesOfOtherProcessesSeenWithin: Duration = .seconds(1)
+    ) {
         self.folder = folder
         self.maximumOpenPrivate = max(1, maximumOpenPrivate)
         self.idleTime = idleTime
+        schemas = EnvironmentSchemas(otherProcessesSeenWithin: schemaChangesOfOtherProcessesSeenWithin)
     }
 
     /// How many times a private database's schema was read and compared with its

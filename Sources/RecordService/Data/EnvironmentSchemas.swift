@@ -19,7 +19,7 @@ import Synchronization
 /// the REPL on the file) reaches the private databases within that.
 final class EnvironmentSchemas: Sendable {
     /// How long a check holds for changes made by other processes.
-    static let otherProcessesSeenWithin: Duration = .seconds(1)
+    let otherProcessesSeenWithin: Duration
 
     /// The last check of a private database against its environment: the schema versions they
     /// had, each one's ``RecordDatabase/committedSchemaChanges`` before it, and when it was made.
@@ -33,6 +33,10 @@ final class EnvironmentSchemas: Sendable {
     private let checkCount = Atomic<Int>(0)
     private let logger = Logger(label: "shop serve")
 
+    init(otherProcessesSeenWithin: Duration) {
+        self.otherProcessesSeenWithin = otherProcessesSeenWithin
+    }
+
     /// How many times the schemas were read and compared (tests check that a check holds).
     var schemaReads: Int { checkCount.load(ordering: .relaxed) }
 
@@ -42,7 +46,7 @@ final class EnvironmentSchemas: Sendable {
         let commits = (own: database.database.committedSchemaChanges, environment: environment.database.committedSchemaChanges)
         let now = ContinuousClock.now
         let last = checks.withLock { $0[database.address] }
-        if let last, last.commits == commits, now - last.time < Self.otherProcessesSeenWithin { return }
+        if let last, last.commits == commits, now - last.time < otherProcessesSeenWithin { return }
         checkCount.add(1, ordering: .relaxed)
         var common = try await environment.database.schema()
         var own = try await database.database.schema()

@@ -10,12 +10,16 @@ import Testing
 struct DatabaseRegistryTests {
     /// A registry over a new temporary data folder, removed after `body`.
     static func withRegistry(
-        maximumOpenPrivate: Int = 64, idleTime: Duration = .seconds(300), _ body: (DatabaseRegistry) async throws -> Void
+        maximumOpenPrivate: Int = 64, idleTime: Duration = .seconds(300), schemaChangesOfOtherProcessesSeenWithin: Duration = .seconds(1),
+        _ body: (DatabaseRegistry) async throws -> Void
     ) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shop-registry-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let data = try DataFolder(path: folder.path, newDatabaseSchema: try Schema.shopping)
-        try await body(DatabaseRegistry(folder: data, maximumOpenPrivate: maximumOpenPrivate, idleTime: idleTime))
+        try await body(
+            DatabaseRegistry(
+                folder: data, maximumOpenPrivate: maximumOpenPrivate, idleTime: idleTime,
+                schemaChangesOfOtherProcessesSeenWithin: schemaChangesOfOtherProcessesSeenWithin))
     }
 
     static func privateDatabase(of user: String) -> DatabaseAddress {
