@@ -133,7 +133,10 @@ enum MutationExecution {
     private static func decode(_ stored: Data) throws(GraphQLFailure) -> String {
         guard stored.first == UInt8(ascii: "\"") else { return String(decoding: stored, as: UTF8.self) }
         guard case .string(let data)? = try? JSONValue.parse(utf8: stored) else {
-            throw GraphQLFailure(.internalError, "the stored result of the transaction is not the text of a data object", stage: .execution)
+            throw GraphQLFailure(
+                .internalError,
+                "the stored result of the transaction is not the text of a data object; forget the transaction (delete it by its ID) and send the request again",
+                stage: .execution)
         }
         return data
     }

@@ -51,8 +51,10 @@ extension RecordTransaction {
     /// Applies `changes` (all or nothing) and returns the schema they made.
     func apply(_ changes: [SchemaChange]) throws -> VersionedSchema {
         let updated = try SchemaStorage.apply(changes, to: schema, in: db)
-        if updated != schema { changedSchema = true }
-        return VersionedSchema(version: try SchemaStorage.version(db), schema: updated)
+        let version = try SchemaStorage.version(db)
+        // SchemaStorage bumps the version exactly when the schema changed.
+        if version != schemaVersion { changedSchema = true }
+        return VersionedSchema(version: version, schema: updated)
     }
 
     /// Brings the schema to `target` (``RecordDatabase/updateSchema(to:mode:)``).
