@@ -50,6 +50,18 @@ def test_a_malformed_request_is_a_bad_request_saying_what_a_request_looks_like(s
     assert_still_answering(server)
 
 
+def test_a_refused_malformed_request_is_one_info_line_in_the_log_not_an_error():
+    with own_server() as running:
+        raw(running, b"NOT HTTP AT ALL\r\n\r\n")
+        assert_still_answering(running)
+        running.stop()
+        log = (running.data / "serve.log").read_text()
+    refusals = [line for line in log.splitlines() if "status=400" in line]
+    assert len(refusals) == 1, log
+    assert "level=info" in refusals[0] and "msg=request" in refusals[0] and 'unreadable="invalid HTTP method"' in refusals[0]
+    assert "level=error" not in log, log
+
+
 def test_a_malformed_header_line_is_a_bad_request_naming_it(server):
     response = raw(server, b"GET /health HTTP/1.1\r\nHost: x\r\nNo colon here\r\n\r\n")
     assert status_of(response) == 400

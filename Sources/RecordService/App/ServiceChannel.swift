@@ -10,7 +10,13 @@ import NIOHTTP1
 /// ``FirstHeadTimeoutHandler`` (and refused with 400 by ``FirstHeadErrorHandler`` when it is not
 /// HTTP) and everything after by ``RequestReadTimeoutHandler``.
 struct ServiceChannel: ServerChildChannel {
-    typealias Value = HTTP1WebSocketUpgradeChannel.Value
+    /// A connection: hummingbird-websocket's, and whether its first request head came.
+    struct Value: ServerChildChannelValue {
+        let upgrading: HTTP1WebSocketUpgradeChannel.Value
+        let firstHead: EventLoopFuture<Void>
+
+        var channel: any Channel { upgrading.channel }
+    }
 
     let upgrading: HTTP1WebSocketUpgradeChannel
     let readTimeout: Duration
@@ -38,15 +44,32 @@ struct ServiceChannel: ServerChildChannel {
             try channel.pipeline.syncOperations.addHandler(FirstHeadTimeoutHandler(timeout: readTimeout))
         }.flatMap {
             upgrading.setup(channel: channel, logger: logger)
-        }.flatMapThrowing { value in
+        }.flatMapThrowing { upgrading in
             let operations = channel.pipeline.syncOperations
             let decoder = try operations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            try operations.addHandler(FirstHeadErrorHandler(), position: .after(decoder))
-            return value
+            let firstHead = channel.eventLoop.makePromise(of: Void.self)
+            do {
+                try operations.addHandler(FirstHeadErrorHandler(logger: logger, firstHead: firstHead), position: .after(decoder))
+            } catch {
+                firstHead.fail(error)
+                throw error
+            }
+            return Value(upgrading: upgrading, firstHead: firstHead.futureResult)
         }
     }
 
+    /// Serves the connection as HTTP or as a WebSocket. A connection that ended before its first
+    /// request was read (refused with 400 by ``FirstHeadErrorHandler``, timed out by
+    /// ``FirstHeadTimeoutHandler``, closed by the client) is a debug line: hummingbird-websocket
+    /// would log each at error level ("Error handling upgrade result"), so any client could fill
+    /// the log with errors the server already answered.
     func handle(value: Value, logger: Logger) async {
-        await upgrading.handle(value: value, logger: logger)
+        do {
+            try await value.firstHead.get()
+        } catch {
+            logger.debug("connection ended before its first request was read", metadata: ["error": "\(error)"])
+            return
+        }
+        await upgrading.handle(value: value.upgrading, logger: logger)
     }
 }

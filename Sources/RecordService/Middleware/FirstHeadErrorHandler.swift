@@ -1,4 +1,5 @@
 import HTTPTypes
+import Logging
 import NIOCore
 import NIOHTTP1
 
@@ -6,13 +7,37 @@ import NIOHTTP1
 /// connection's first request head cannot be decoded (not HTTP, a malformed header line, headers
 /// past the size limit): the GraphQL WebSocket upgrade's pipeline has no HTTP error handling of
 /// its own before it decides between HTTP and a WebSocket. It sits right after the HTTP decoder and leaves once the first head has passed it.
+/// The refusal is logged like any answered request (``RequestLogMiddleware``'s line, with
+/// what could not be read in place of the method and path, which were never read).
+///
+/// `firstHead` tells the connection's handler whether a first request came: it succeeds when a
+/// head passes, and fails when the head could not be read or the connection ended first.
 final class FirstHeadErrorHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
+    private let logger: Logger
+    private let firstHead: EventLoopPromise<Void>
+    private var firstHeadSettled = false
+
+    init(logger: Logger, firstHead: EventLoopPromise<Void>) {
+        self.logger = logger
+        self.firstHead = firstHead
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        settleFirstHead(.success(()))
         context.fireChannelRead(data)
         context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        settleFirstHead(.failure(ChannelError.inputClosed))
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        settleFirstHead(.failure(ChannelError.inputClosed))
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -20,6 +45,8 @@ final class FirstHeadErrorHandler: ChannelInboundHandler, RemovableChannelHandle
             context.fireErrorCaught(error)
             return
         }
+        settleFirstHead(.failure(error))
+        logger.info("request", metadata: ["status": "400", "unreadable": .string(error.debugDescription)])
         let (contentType, body) = ErrorRendering.of(path: "").rendered(Self.refusal(error), accept: nil)
         let buffer = context.channel.allocator.buffer(string: body)
         let head = HTTPResponseHead(
@@ -36,6 +63,13 @@ final class FirstHeadErrorHandler: ChannelInboundHandler, RemovableChannelHandle
 }
 
 extension FirstHeadErrorHandler {
+    /// Completes `firstHead` once: what came first decides.
+    private func settleFirstHead(_ outcome: Result<Void, any Error>) {
+        guard !firstHeadSettled else { return }
+        firstHeadSettled = true
+        firstHead.completeWith(outcome)
+    }
+
     /// The 400's error: what the parser could not read, and what a request must look like.
     static func refusal(_ error: HTTPParserError) -> ServiceError {
         let reason =
