@@ -83,9 +83,9 @@ import Testing
     static func seeded() throws -> RecordDatabase {
         let db = try RecordDatabase.inMemory(bootstrap: try CKDBParser.parse(schemaText))
         for type in ["Archive", "Diaries", "Members", "Notes"] {
-            try db.write { try $0.apply(.create(Record(type, recordName: "\(type)-owner", fields: ["title": .string("owner")]))) }
+            _ = try db.write { try $0.apply(.create(Record(type, recordName: "\(type)-owner", fields: ["title": .string("owner")]))) }
             // Ann in her own private database writes anything, and is recorded as the creator.
-            try db.write(access: .privateDatabase(of: "_ann")) {
+            _ = try db.write(access: .privateDatabase(of: "_ann")) {
                 try $0.apply(.create(Record(type, recordName: "\(type)-ann", fields: ["title": .string("ann")])))
             }
         }
@@ -196,7 +196,7 @@ import Testing
         let db = try Self.seeded()
         try await db.write(access: .privateDatabase(of: "_ann")) { transaction in
             let page = Record("Pages", recordName: "Pages-ann", fields: ["diary": .reference(Reference("Diaries-ann", action: .deleteSelf))])
-            try transaction.apply(.create(page))
+            _ = try transaction.apply(.create(page))
         }
         try await db.write { transaction in
             for name in ["Diaries-owner", "Diaries-ann", "Notes-owner"] { _ = try transaction.delete(recordName: name) }

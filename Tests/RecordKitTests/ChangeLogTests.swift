@@ -105,7 +105,7 @@ import Testing
             DELETE FROM grdb_migrations WHERE identifier LIKE 'v7%';
             """)
         let reopened = try file.open()
-        try reopened.write(access: .privateDatabase(of: "_ann")) { try $0.apply(.create(Shopping.list("L2", "Tools"))) }
+        _ = try reopened.write(access: .privateDatabase(of: "_ann")) { try $0.apply(.create(Shopping.list("L2", "Tools"))) }
         try reopened.delete(recordName: "L2")
         #expect(try reopened.changes().map(\.recordName) == ["L1", "L1", "L2", "L2"])
         #expect(try file.fetchStrings("SELECT coalesce(createdBy, '-') FROM _changes WHERE kind = 'deleted' ORDER BY seq") == ["-", "_ann"])

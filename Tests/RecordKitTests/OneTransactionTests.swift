@@ -75,7 +75,7 @@ import Testing
         #expect(refusedAfter?.message.contains("an earlier write failed and rolled this transaction back") == true, "\(String(describing: refusedAfter))")
         #expect(try db.contentDump() == before)
         // The database is free again: the next transaction commits.
-        try await db.inOneTransaction(undoing: .wholeTransaction) { try db.save(Shopping.list("L4", "Party")) }
+        _ = try await db.inOneTransaction(undoing: .wholeTransaction) { try db.save(Shopping.list("L4", "Party")) }
         #expect(try db.records(matching: Query("Lists")).recordNames == ["L4"])
     }
 

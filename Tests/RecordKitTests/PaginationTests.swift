@@ -87,7 +87,7 @@ import Testing
         try db.save(Shopping.list("L1", "Groceries"))
         let names = ["quote \" backslash \\", "tab \t newline \n", "é 🛒", "plain", "\u{1}control"]
         let numbers: [Int64?] = [.min, .max, nil, 0, -1]
-        let prices: [Double?] = [0.1, -1e300, 5e-324, nil, 1e300]
+        let prices: [Double?] = [0.1, -1e300, .leastNonzeroMagnitude, nil, 1e300]
         try db.modify(
             names.indices.map { index in
                 var item = Shopping.item("I\(index)", names[index], in: "L1")

@@ -1,4 +1,4 @@
-public import RecordKit
+import RecordKit
 
 /// Schema changes split into what gives a schema its shape and the rules on stored records
 /// (`NOT EMPTY`, `UNIQUE`, a reference's declared type), which records may break: the shape can

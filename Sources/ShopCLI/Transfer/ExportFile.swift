@@ -60,7 +60,7 @@ final class ExportFile {
             let name = (target as NSString).lastPathComponent
             var template = Array(((folder.isEmpty ? "." : folder) + "/.\(name).shop-export-XXXXXX").utf8CString)
             descriptor = mkstemp(&template)
-            staging = descriptor >= 0 ? String(cString: template) : nil
+            staging = descriptor >= 0 ? template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } : nil
             let mode = (attributes?[.posixPermissions] as? Int).map { mode_t($0) } ?? Self.newFileMode
             if descriptor >= 0 { fchmod(descriptor, mode) }
         }

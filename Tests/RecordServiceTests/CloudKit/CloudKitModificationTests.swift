@@ -84,14 +84,14 @@ import Testing
 
     @Test func aNullFieldValueRemovesTheField() throws {
         let (db, _) = try Self.seeded()
-        try Self.modify(
+        _ = try Self.modify(
             Self.batch([Self.operation("forceUpdate", #"{"recordType": "Items", "recordName": "I1", "fields": {"name": {"value": null}}}"#)]), in: db)
         #expect(try db.fetch(recordName: "I1")?["name"] == nil)
     }
 
     @Test func forceUpdateIgnoresTheTagAndCreatesAMissingRecord() throws {
         let (db, _) = try Self.seeded()
-        try Self.modify(
+        _ = try Self.modify(
             Self.batch([
                 Self.operation(
                     "forceUpdate", #"{"recordType": "Lists", "recordName": "L1", "recordChangeTag": "stale", "fields": {"name": {"value": "Food"}}}"#),
@@ -103,7 +103,7 @@ import Testing
     @Test func replaceRemovesTheFieldsLeftOut() throws {
         let (db, _) = try Self.seeded()
         let item = try db.fetch(recordName: "I1")!
-        try Self.modify(
+        _ = try Self.modify(
             Self.batch([
                 Self.operation(
                     "replace",
@@ -119,7 +119,7 @@ import Testing
 
     @Test func forceReplaceIgnoresTheTagAndCreatesAMissingRecord() throws {
         let (db, _) = try Self.seeded()
-        try Self.modify(
+        _ = try Self.modify(
             Self.batch([
                 Self.operation(
                     "forceReplace", #"{"recordType": "Lists", "recordName": "L1", "recordChangeTag": "stale", "fields": {"name": {"value": "Food"}}}"#),
