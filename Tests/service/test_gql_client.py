@@ -3,7 +3,7 @@
 import uuid
 
 import pytest
-from gql import Client, gql
+from gql import Client, GraphQLRequest, gql
 from gql.transport.exceptions import TransportQueryError
 from gql.transport.httpx import HTTPXTransport
 
@@ -17,27 +17,27 @@ def gql_client(server, admin_token):
 
 def test_a_list_and_its_items_round_trip(gql_client):
     list_name = f"L-{uuid.uuid4()}"
-    created = gql_client.execute(
-        gql("mutation($r: ID!, $n: String!) { createLists(recordName: $r, fields: {name: $n}) { recordName name } }"),
+    created = gql_client.execute(GraphQLRequest(
+        "mutation($r: ID!, $n: String!) { createLists(recordName: $r, fields: {name: $n}) { recordName name } }",
         variable_values={"r": list_name, "n": "Groceries"},
-    )
+    ))
     assert created == {"createLists": {"recordName": list_name, "name": "Groceries"}}
-    gql_client.execute(
-        gql("""mutation($l: ID!) {
-                 a: createItems(fields: {name: "Milk", list: {recordName: $l, action: DELETE_SELF}}) { name }
-                 b: createItems(fields: {name: "Bread", list: {recordName: $l, action: DELETE_SELF}}) { name }
-               }"""),
+    gql_client.execute(GraphQLRequest(
+        """mutation($l: ID!) {
+             a: createItems(fields: {name: "Milk", list: {recordName: $l, action: DELETE_SELF}}) { name }
+             b: createItems(fields: {name: "Bread", list: {recordName: $l, action: DELETE_SELF}}) { name }
+           }""",
         variable_values={"l": list_name},
-    )
-    items = gql_client.execute(
-        gql("query($l: ID!) { Items(where: {list: {eq: $l}}, sort: [{name: ASC}]) { name list { name } } }"),
+    ))
+    items = gql_client.execute(GraphQLRequest(
+        "query($l: ID!) { Items(where: {list: {eq: $l}}, sort: [{name: ASC}]) { name list { name } } }",
         variable_values={"l": list_name},
-    )
+    ))
     assert items == {"Items": [
         {"name": "Bread", "list": {"name": "Groceries"}},
         {"name": "Milk", "list": {"name": "Groceries"}},
     ]}
-    deleted = gql_client.execute(gql("mutation($l: ID!) { deleteLists(recordName: $l) { deleted } }"), variable_values={"l": list_name})
+    deleted = gql_client.execute(GraphQLRequest("mutation($l: ID!) { deleteLists(recordName: $l) { deleted } }", variable_values={"l": list_name}))
     assert len(deleted["deleteLists"]["deleted"]) == 3
 
 
