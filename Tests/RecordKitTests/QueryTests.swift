@@ -149,6 +149,16 @@ import Testing
         }
     }
 
+    @Test func sortingByAFieldWithoutAnOrderSaysWhatCanBeSorted() throws {
+        let db = try Self.database()
+        #expect {
+            try db.records(matching: Query("People", sort: [SortDescriptor("home")]))
+        } throws: {
+            ($0 as? RecordError)?.message
+                == "People.home is LOCATION, which cannot be sorted; sort by a STRING, INT64, DOUBLE, NUMBER, TIMESTAMP or REFERENCE field"
+        }
+    }
+
     @Test func theStructuredBuilderAndTheParserAgree() throws {
         let db = try Self.database()
         let built = (PredicateField("age") >= 25 && !PredicateField("name").beginsWith("O")) || PredicateField("tags").contains("guest")

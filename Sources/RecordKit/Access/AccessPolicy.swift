@@ -116,6 +116,10 @@ public struct AccessPolicy: Sendable, Hashable {
         public static let world = "_world"
         public static let icloud = "_icloud"
         public static let creator = "_creator"
+        /// All three, in the order messages name them.
+        static let all = [world, icloud, creator]
+        /// The three quoted, as GRANT lines write them: `"_world", "_icloud" and "_creator"`.
+        static let quotedNames = all.dropLast().map { "\"\($0)\"" }.joined(separator: ", ") + " and \"\(creator)\""
     }
 }
 

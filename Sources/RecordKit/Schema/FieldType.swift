@@ -53,6 +53,16 @@ public enum FieldType: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 
+    /// Every type but lists, in the order CKDB lists them.
+    static let scalarTypes: [FieldType] = [.string, .int64, .double, .number(preferred: nil), .timestamp, .bytes, .reference, .asset, .location]
+
+    /// The ordered types (``isOrdered``) as a message names them, for saying what to sort or
+    /// compare by instead: `STRING, INT64, DOUBLE, NUMBER, TIMESTAMP or REFERENCE`.
+    public static let orderedTypeNames: String = {
+        let names = scalarTypes.filter(\.isOrdered).map(\.description)
+        return names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
+    }()
+
     /// Parses the simple spellings used on command lines (`INT64`, `LIST<STRING>`,
     /// `NUMBER PREFERRED AS INT64`), case-insensitively. The CKDB parser accepts the full grammar.
     public init?(parsing text: String) {

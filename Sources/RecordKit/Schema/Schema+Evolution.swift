@@ -72,7 +72,7 @@ extension Schema {
         throw RecordError(
             .schemaViolation,
             "\(typeName) grants \(permissions) to '\(grant.role)', which is not a role: declare it with CREATE ROLE \(grant.role); "
-                + "or grant to one of the system roles \"_world\", \"_icloud\" and \"_creator\"",
+                + "or grant to one of the system roles \(AccessPolicy.Role.quotedNames)",
             recordType: typeName
         )
     }

@@ -42,7 +42,7 @@ enum ValidationErrorTranslation {
                 return GraphQLResponseError(
                     .invalidArguments,
                     message + " \(names.recordType).\(unsortable.name) is \(unsortable.type), which cannot be sorted; "
-                        + "sort by a STRING, INT64, DOUBLE, NUMBER, TIMESTAMP or REFERENCE field", locations: locations)
+                        + "sort by a \(FieldType.orderedTypeNames) field", locations: locations)
             }
             let literal = (error.nodes.first as? ObjectField)?.value
             return missingField(String(match.1), of: names?.recordType, literal: literal, message: message, locations: locations)

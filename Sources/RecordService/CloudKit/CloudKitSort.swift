@@ -35,7 +35,9 @@ enum CloudKitSort {
             throw CloudKitError(.badRequest, "\(path): \(type.name) has no field \(name.debugDescription)", recordType: type.name)
         }
         guard field.type.isOrdered else {
-            throw CloudKitError(.badRequest, "\(path): \(type.name).\(name) is \(field.type), which has no order", recordType: type.name)
+            throw CloudKitError(
+                .badRequest, "\(path): \(type.name).\(name) is \(field.type), which has no order; sort by a \(FieldType.orderedTypeNames) field",
+                recordType: type.name)
         }
         return name
     }

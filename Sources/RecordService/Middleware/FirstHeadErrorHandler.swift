@@ -31,11 +31,8 @@ final class FirstHeadErrorHandler: ChannelInboundHandler, RemovableChannelHandle
         context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
-        settleFirstHead(.failure(ChannelError.inputClosed))
-        context.fireChannelInactive()
-    }
-
+    /// Removed before a head came: the connection closed (a pipeline's handlers are removed
+    /// when its channel closes).
     func handlerRemoved(context: ChannelHandlerContext) {
         settleFirstHead(.failure(ChannelError.inputClosed))
     }

@@ -139,7 +139,10 @@ import Testing
             #"{"query": {"recordType": "People", "filterBy": [{"comparator": "NEAR", "fieldName": "home", "fieldValue": {"value": {"latitude": 1, "longitude": 1}}}]}}"#,
             "distance"
         ),
-        (#"{"query": {"recordType": "People", "sortBy": [{"fieldName": "home"}]}}"#, "no order"),
+        (
+            #"{"query": {"recordType": "People", "sortBy": [{"fieldName": "home"}]}}"#,
+            "People.home is LOCATION, which has no order; sort by a STRING, INT64, DOUBLE, NUMBER, TIMESTAMP or REFERENCE field"
+        ),
         (#"{"query": {"recordType": "People", "sortBy": [{"fieldName": "home", "relativeLocation": {"latitude": 1, "longitude": 1}}]}}"#, "relativeLocation"),
         (#"{"query": {"recordType": "People"}, "resultsLimit": 0}"#, "resultsLimit"),
         (#"{"query": {"recordType": "People"}, "desiredKeys": "name"}"#, "desiredKeys"),

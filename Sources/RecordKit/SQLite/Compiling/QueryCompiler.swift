@@ -114,7 +114,7 @@ enum QueryCompiler {
             guard resolved.type.isOrdered else {
                 throw RecordError(
                     .schemaViolation,
-                    "\(query.recordType).\(descriptor.key) is \(resolved.type) and cannot be sorted on",
+                    "\(query.recordType).\(descriptor.key) is \(resolved.type), which cannot be sorted; sort by a \(FieldType.orderedTypeNames) field",
                     recordType: query.recordType, field: descriptor.key
                 )
             }

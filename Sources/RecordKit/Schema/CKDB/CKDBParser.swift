@@ -163,14 +163,10 @@ public enum CKDBParser {
         return Grant(permissions, to: role)
     }
 
-    /// CloudKit's system roles, which grants write quoted.
-    private static let systemRoles = ["_creator", "_icloud", "_world"]
-
     private static func checkGrantee(_ role: String, at token: CKDBToken, in cursor: CKDBCursor) throws(RecordError) {
         if role.hasPrefix("_") {
-            guard systemRoles.contains(role) else {
-                let known = systemRoles.map { "\"\($0)\"" }.joined(separator: ", ")
-                throw cursor.error("unknown system role '\(role)': the system roles are \(known)", at: token)
+            guard AccessPolicy.Role.all.contains(role) else {
+                throw cursor.error("unknown system role '\(role)': the system roles are \(AccessPolicy.Role.quotedNames)", at: token)
             }
         } else {
             try checkRoleName(role, at: token, in: cursor)
