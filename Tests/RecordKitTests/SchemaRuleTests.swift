@@ -140,7 +140,10 @@ import Testing
 
     @Test(arguments: [
         ("RECORD TYPE T ( a STRING, UNIQUE (b) );", "T has no field 'b' for UNIQUE (b)"),
-        ("RECORD TYPE T ( a LIST<STRING>, UNIQUE (a) );", "UNIQUE (a) compares STRING"),
+        (
+            "RECORD TYPE T ( a LIST<STRING>, UNIQUE (a) );",
+            "UNIQUE (a) takes only STRING, INT64, DOUBLE, NUMBER, TIMESTAMP or REFERENCE fields that are not encrypted"
+        ),
         ("RECORD TYPE T ( a STRING, UNIQUE (a, a) );", "names 'a' twice"),
         ("RECORD TYPE T ( a STRING, b INT64, UNIQUE (a, b), UNIQUE (b, a) );", "declares UNIQUE (b, a) twice"),
         ("RECORD TYPE T ( \"___recordID\" REFERENCE NOT EMPTY );", "can't be declared NOT EMPTY"),

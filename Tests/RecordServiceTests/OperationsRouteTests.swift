@@ -45,6 +45,22 @@ struct OperationsRouteTests {
         }
     }
 
+    @Test func aCloudKitErrorsUUIDIsTheRequestsID() async throws {
+        let fixture = try ServiceFixture()
+        try await fixture.test { client in
+            let given = try await client.send(.get, "/no-such-path", token: nil, headers: [.xRequestID: "trace-42"])
+            #expect(given.status == .notFound)
+            #expect(given.text.hasPrefix(#"{"uuid":"trace-42","serverErrorCode":"NOT_FOUND""#))
+            let refused = try await client.send(.post, "/database/1/iCloud.shop/development/public/records/query", token: nil)
+            #expect(refused.status == .unauthorized)
+            let id = try #require(refused.headers[.xRequestID])
+            #expect(refused.text.hasPrefix(#"{"uuid":"\#(id)","#))
+            let wrongMethod = try await client.send(.delete, "/health", token: nil, headers: [.xRequestID: "trace-43"])
+            #expect(wrongMethod.status == .methodNotAllowed)
+            #expect(wrongMethod.text.hasPrefix(#"{"uuid":"trace-43","#))
+        }
+    }
+
     @Test func metricsCountAndTimeEachRequestByRouteMethodAndStatus() async throws {
         let fixture = try ServiceFixture()
         try await fixture.test { client in

@@ -52,7 +52,7 @@ def test_a_malformed_request_is_a_bad_request_saying_what_a_request_looks_like(s
 
 def test_a_refused_malformed_request_is_one_info_line_in_the_log_not_an_error():
     with own_server() as running:
-        raw(running, b"NOT HTTP AT ALL\r\n\r\n")
+        response = raw(running, b"NOT HTTP AT ALL\r\n\r\n")
         assert_still_answering(running)
         running.stop()
         log = (running.data / "serve.log").read_text()
@@ -60,6 +60,10 @@ def test_a_refused_malformed_request_is_one_info_line_in_the_log_not_an_error():
     assert len(refusals) == 1, log
     assert "level=info" in refusals[0] and "msg=request" in refusals[0] and 'unreadable="invalid HTTP method"' in refusals[0]
     assert "level=error" not in log, log
+    # The answer, its error and the log line name one request id.
+    request_id = re.search(rb"\r\nX-Request-ID: ([0-9a-f-]{36})\r\n", response, re.IGNORECASE).group(1).decode()
+    assert f"request_id={request_id}" in refusals[0]
+    assert json.loads(response.split(b"\r\n\r\n", 1)[1])["uuid"] == request_id
 
 
 def test_a_malformed_header_line_is_a_bad_request_naming_it(server):

@@ -63,6 +63,10 @@ public enum FieldType: Sendable, Hashable, Codable, CustomStringConvertible {
         return names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
     }()
 
+    /// Every type but lists as a message lists them before offering lists too (`… or
+    /// LIST<T>`): `STRING, INT64, DOUBLE, NUMBER, TIMESTAMP, BYTES, REFERENCE, ASSET, LOCATION`.
+    public static let scalarTypeNames = scalarTypes.map(\.description).joined(separator: ", ")
+
     /// Parses the simple spellings used on command lines (`INT64`, `LIST<STRING>`,
     /// `NUMBER PREFERRED AS INT64`), case-insensitively. The CKDB parser accepts the full grammar.
     public init?(parsing text: String) {

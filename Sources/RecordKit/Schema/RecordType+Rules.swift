@@ -1,8 +1,8 @@
 /// Checks of the rules a record type declares about its values (`UNIQUE (…)`, `NOT EMPTY`).
 extension RecordType {
     /// Throws `schemaViolation` unless `constraint` names one or more distinct user fields of
-    /// this type whose values can be compared (STRING, INT64, DOUBLE, NUMBER, TIMESTAMP or
-    /// REFERENCE, not encrypted) and differs from every constraint in `others`.
+    /// this type whose values can be compared (of an ordered type, ``FieldType/isOrdered``, not
+    /// encrypted) and differs from every constraint in `others`.
     public func checkUniqueConstraint(_ constraint: UniqueConstraint, among others: some Sequence<UniqueConstraint>) throws(RecordError) {
         guard !constraint.fields.isEmpty else {
             throw RecordError(.schemaViolation, "\(name): UNIQUE () names no field; list the fields whose values together are unique", recordType: name)
@@ -18,7 +18,7 @@ extension RecordType {
             guard field.isIndexableScalar else {
                 throw RecordError(
                     .schemaViolation,
-                    "\(name).\(fieldName) is \(field.ckdbType): \(constraint) compares STRING, INT64, DOUBLE, NUMBER, TIMESTAMP and REFERENCE fields that are not encrypted",
+                    "\(name).\(fieldName) is \(field.ckdbType): \(constraint) takes only \(FieldType.orderedTypeNames) fields that are not encrypted",
                     recordType: name, field: fieldName
                 )
             }

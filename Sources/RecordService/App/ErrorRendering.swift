@@ -1,23 +1,24 @@
-import Foundation
 public import Hummingbird
 import RecordKit
 
 /// The shape an API gives its errors: GraphQL's `{"errors":[…]}` or CloudKit's
-/// `{"uuid","serverErrorCode","reason"}`.
+/// `{"uuid","serverErrorCode","reason"}`, whose `uuid` is the request's id (its `X-Request-ID`
+/// and the `request_id` of its log line), so an error a client shows leads to the server's line.
 public enum ErrorRendering: Sendable {
     case graphQL
     case cloudKit
 
-    /// The response for `error`, in this shape.
-    public func response(for error: ServiceError, request: Request) -> Response {
+    /// The response for `error` to the request `request` with id `requestID`, in this shape.
+    public func response(for error: ServiceError, request: Request, requestID: String) -> Response {
         var headers = error.headers
-        let (contentType, body) = rendered(error, accept: request.headers[.accept])
+        let (contentType, body) = rendered(error, accept: request.headers[.accept], requestID: requestID)
         headers[.contentType] = contentType
         return Response(status: error.status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
     }
 
-    /// The `Content-Type` and body of `error` in this shape, for a request that sent `accept`.
-    func rendered(_ error: ServiceError, accept: String?) -> (contentType: String, body: String) {
+    /// The `Content-Type` and body of `error` in this shape, for the request with id `requestID`
+    /// that sent `accept`.
+    func rendered(_ error: ServiceError, accept: String?, requestID: String) -> (contentType: String, body: String) {
         switch self {
         case .graphQL:
             return (
@@ -27,7 +28,7 @@ public enum ErrorRendering: Sendable {
         case .cloudKit:
             return (
                 "application/json",
-                "{\"uuid\":" + JSONText.string(UUID().uuidString.lowercased()) + ",\"serverErrorCode\":" + JSONText.string(error.code.rawValue)
+                "{\"uuid\":" + JSONText.string(requestID) + ",\"serverErrorCode\":" + JSONText.string(error.code.rawValue)
                     + ",\"reason\":" + JSONText.string(error.reason) + "}"
             )
         }
@@ -70,7 +71,8 @@ public enum ErrorRendering: Sendable {
 
 /// Renders every error a route of one API throws in that API's shape: errors become responses
 /// in one place.
-public struct ErrorRenderingMiddleware<Context: RequestContext>: RouterMiddleware {
+public struct ErrorRenderingMiddleware: RouterMiddleware {
+    public typealias Context = ServiceRequestContext
     let rendering: ErrorRendering
 
     public init(_ rendering: ErrorRendering) {
@@ -81,7 +83,7 @@ public struct ErrorRenderingMiddleware<Context: RequestContext>: RouterMiddlewar
         do {
             return try await next(request, context)
         } catch {
-            return rendering.response(for: ErrorRendering.serviceError(error), request: request)
+            return rendering.response(for: ErrorRendering.serviceError(error), request: request, requestID: context.requestID)
         }
     }
 }

@@ -15,13 +15,13 @@ extension Router where Context == ServiceRequestContext {
             if taken.contains(.get) { taken.insert(.head) }
             let allowed = Self.refusableMethods.filter(taken.contains).map(\.rawValue).joined(separator: ", ")
             for method in Self.refusableMethods where !taken.contains(method) {
-                on(RouterPath(path), method: method) { request, _ in
+                on(RouterPath(path), method: method) { request, context in
                     let error = ServiceError(
                         .methodNotAllowed, code: .badRequest,
                         "\(request.uri.path) does not take \(method.rawValue); send \(allowed) (GET /openapi.yaml describes every endpoint)",
                         headers: [.allow: allowed]
                     )
-                    return ErrorRendering.of(path: request.uri.path).response(for: error, request: request)
+                    return ErrorRendering.of(path: request.uri.path).response(for: error, request: request, requestID: context.requestID)
                 }
             }
         }

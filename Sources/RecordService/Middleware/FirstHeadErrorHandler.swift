@@ -8,7 +8,8 @@ import NIOHTTP1
 /// past the size limit): the GraphQL WebSocket upgrade's pipeline has no HTTP error handling of
 /// its own before it decides between HTTP and a WebSocket. It sits right after the HTTP decoder and leaves once the first head has passed it.
 /// The refusal is logged like any answered request (``RequestLogMiddleware``'s line, with
-/// what could not be read in place of the method and path, which were never read).
+/// what could not be read in place of the method and path, which were never read), under a new
+/// request id that the answer carries too (`X-Request-ID`, and the error's `uuid`).
 ///
 /// `firstHead` tells the connection's handler whether a first request came: it succeeds when a
 /// head passes, and fails when the head could not be read or the connection ended first.
@@ -43,12 +44,15 @@ final class FirstHeadErrorHandler: ChannelInboundHandler, RemovableChannelHandle
             return
         }
         settleFirstHead(.failure(error))
-        logger.info("request", metadata: ["status": "400", "unreadable": .string(error.debugDescription)])
-        let (contentType, body) = ErrorRendering.of(path: "").rendered(Self.refusal(error), accept: nil)
+        let requestID = RequestIDMiddleware.generatedID()
+        logger.info("request", metadata: ["status": "400", "unreadable": .string(error.debugDescription), "request_id": .string(requestID)])
+        let (contentType, body) = ErrorRendering.of(path: "").rendered(Self.refusal(error), accept: nil, requestID: requestID)
         let buffer = context.channel.allocator.buffer(string: body)
         let head = HTTPResponseHead(
             version: .http1_1, status: .badRequest,
-            headers: ["Content-Type": contentType, "Content-Length": "\(buffer.readableBytes)", "Connection": "close"])
+            headers: [
+                "Content-Type": contentType, "Content-Length": "\(buffer.readableBytes)", "X-Request-ID": requestID, "Connection": "close",
+            ])
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)

@@ -58,9 +58,11 @@ final class FirstHeadTimeoutHandler: ChannelInboundHandler, RemovableChannelHand
     /// The head did not arrive in time: 408, and the connection closes.
     private func expire(_ context: ChannelHandlerContext) {
         expired = true
-        let (contentType, body) = ErrorRendering.of(path: "").rendered(timeout.headersError, accept: nil)
+        let requestID = RequestIDMiddleware.generatedID()
+        let (contentType, body) = ErrorRendering.of(path: "").rendered(timeout.headersError, accept: nil, requestID: requestID)
         let head =
-            "HTTP/1.1 408 Request Timeout\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
+            "HTTP/1.1 408 Request Timeout\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.utf8.count)\r\n"
+            + "X-Request-ID: \(requestID)\r\nConnection: close\r\n\r\n"
         context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: head + body)), promise: nil)
         ReadTimeout.closeLingering(context)
     }

@@ -156,11 +156,13 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
         if !responding, unanswered == 1 {
             let stalled = bodyDeadline.map { $0 > .now() } ?? false
             let error = timeout.bodyError(length: declaredLength, stalled: stalled)
-            let (contentType, body) = ErrorRendering.of(path: reading.path ?? "").rendered(error, accept: reading.headerFields[.accept])
+            let requestID = RequestIDMiddleware.acceptedID(reading.headerFields[.xRequestID]) ?? RequestIDMiddleware.generatedID()
+            let (contentType, body) = ErrorRendering.of(path: reading.path ?? "").rendered(
+                error, accept: reading.headerFields[.accept], requestID: requestID)
             let buffer = context.channel.allocator.buffer(string: body)
             let head = HTTPResponse(
                 status: .requestTimeout,
-                headerFields: [.contentType: contentType, .contentLength: "\(buffer.readableBytes)", .connection: "close"]
+                headerFields: [.contentType: contentType, .contentLength: "\(buffer.readableBytes)", .xRequestID: requestID, .connection: "close"]
             )
             context.write(wrapOutboundOut(.head(head)), promise: nil)
             context.write(wrapOutboundOut(.body(buffer)), promise: nil)

@@ -9,7 +9,7 @@ struct SchemaAddFieldCommand: ShopCommand {
         commandName: "add-field",
         abstract: "Add a field to a record type; existing records read it as unset.",
         discussion: """
-            FIELDTYPE is STRING, INT64, DOUBLE, NUMBER, TIMESTAMP, BYTES, REFERENCE, ASSET, LOCATION \
+            FIELDTYPE is \(FieldType.scalarTypeNames) \
             or LIST<T>. REFERENCE(Type) declares the record type a reference points at \
             (LIST<REFERENCE(Type)> for a list of them).
             Example:
@@ -56,7 +56,7 @@ struct SchemaAddFieldCommand: ShopCommand {
         guard let type = FieldType(parsing: spelled) else {
             throw RecordError(
                 .invalidArguments,
-                "'\(text)' is not a field type; use STRING, INT64, DOUBLE, NUMBER, TIMESTAMP, BYTES, REFERENCE, ASSET, LOCATION or LIST<T>"
+                "'\(text)' is not a field type; use \(FieldType.scalarTypeNames) or LIST<T>"
             )
         }
         if let target, type != .reference, type != .list(.reference) {

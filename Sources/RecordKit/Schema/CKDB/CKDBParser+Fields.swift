@@ -74,8 +74,7 @@ extension CKDBParser {
         }
     }
 
-    private static let expectedType =
-        "a field type (STRING, INT64, DOUBLE, NUMBER, TIMESTAMP, BYTES, REFERENCE, ASSET, LOCATION or LIST<…>)"
+    private static let expectedType = "a field type (\(FieldType.scalarTypeNames) or LIST<…>)"
 
     /// A primitive type or `LIST<primitive type>`; `ENCRYPTED` may precede the primitive type.
     private static func parseFieldType(_ cursor: inout CKDBCursor) throws(RecordError) -> (FieldType, isEncrypted: Bool) {
