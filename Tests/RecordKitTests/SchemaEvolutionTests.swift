@@ -134,6 +134,23 @@ import Testing
         #expect(try db.schema.recordTypes.count == 2)
     }
 
+    /// One refusal names all a target schema would take away, not only the first, and the
+    /// additions it also holds are not applied.
+    @Test func everyChangeThatIsNotAdditiveIsNamedInOneRefusal() throws {
+        let db = try RecordDatabase.inMemory(bootstrap: .shopping)
+        let target = Schema(recordTypes: [RecordType("Lists", fields: []), RecordType("Stores", fields: [FieldDefinition("name", .string)])])
+        #expect {
+            try db.updateSchema(to: target, mode: .exact)
+        } throws: { error in
+            let error = error as? RecordError
+            return error?.code == .schemaViolation && error?.recordType == "Lists"
+                && error?.message == "cannot remove field Lists.name, remove UNIQUE (name) from Lists or remove record type Items: "
+                    + "schema evolution is additive "
+                    + "(new record types, fields and index flags only); nothing was applied"
+        }
+        #expect(try db.schema == Schema.shopping)
+    }
+
     @Test(arguments: ["number", "Name", "_hidden", "1abc", "a b", "x\"; DROP TABLE Items; --", ""])
     func invalidOrClashingFieldNamesAreRejected(name: String) throws {
         let db = try RecordDatabase.inMemory(bootstrap: .shopping)

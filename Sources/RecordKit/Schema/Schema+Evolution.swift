@@ -25,9 +25,10 @@ extension Schema {
     }
 
     /// `self` with the additive `changes` applied, after checking every change; throws
-    /// `schemaViolation` naming the first change that is not additive or not valid, and then
-    /// nothing is applied.
+    /// `schemaViolation` naming every change that is not additive, or else the first that is not
+    /// valid, and then nothing is applied.
     public func applying(_ changes: [SchemaChange]) throws(RecordError) -> Schema {
+        try Self.refuseNonAdditive(changes)
         var result = self
         for change in changes {
             try result.apply(change)
@@ -35,6 +36,21 @@ extension Schema {
         try result.checkReferencedTypesExist()
         try result.checkFieldCounts()
         return result
+    }
+
+    /// Throws `schemaViolation` naming each change that is not additive, so that one answer
+    /// says all a schema must give up (the first change's type and field in the error).
+    private static func refuseNonAdditive(_ changes: [SchemaChange]) throws(RecordError) {
+        let refused = changes.filter { !$0.isAdditive }
+        guard let first = refused.first else { return }
+        let named = refused.map(\.description)
+        let list = named.count == 1 ? named[0] : named.dropLast().joined(separator: ", ") + " or " + named[named.count - 1]
+        throw RecordError(
+            .schemaViolation,
+            "cannot \(list): schema evolution is additive (new record types, fields and index flags only); nothing was applied",
+            recordType: first.recordTypeName,
+            field: first.fieldName
+        )
     }
 
     /// Throws `limitExceeded` when a record type declares more than ``Limits/maximumFieldsPerType``
@@ -152,12 +168,7 @@ extension Schema {
             upsert(type)
         case .removeRecordType, .removeField, .removeIndexFlags, .changeFieldType, .changeEncryption, .changeReferencedType,
             .removeUniqueConstraint, .removeRequired:
-            throw RecordError(
-                .schemaViolation,
-                "cannot \(change): schema evolution is additive (new record types, fields and index flags only); nothing was applied",
-                recordType: change.recordTypeName,
-                field: change.fieldName
-            )
+            try Self.refuseNonAdditive([change])
         }
     }
 }

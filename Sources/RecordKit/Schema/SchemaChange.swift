@@ -48,4 +48,15 @@ public enum SchemaChange: Sendable, Hashable, Codable, CustomStringConvertible {
             "\(encrypted ? "encrypt" : "decrypt") \(type).\(field)"
         }
     }
+
+    /// Whether the change only adds (a record type, field, index flag, grant, role or rule):
+    /// the changes schema evolution applies.
+    public var isAdditive: Bool {
+        switch self {
+        case .addRole, .addRecordType, .addField, .addIndexFlags, .addGrant, .addReferencedType, .addUniqueConstraint, .addRequired: true
+        case .removeRecordType, .removeField, .removeIndexFlags, .changeFieldType, .changeEncryption, .changeReferencedType,
+            .removeUniqueConstraint, .removeRequired:
+            false
+        }
+    }
 }

@@ -1,8 +1,8 @@
 public import RecordKit
 
 /// `shop schema deploy`: the development environment's schema applied to production, as
-/// CloudKit's console deploys a container's schema. Additive only: a record type, field or
-/// index flag that production has and development lacks, or a field whose type differs, is
+/// CloudKit's console deploys a container's schema. Additive only: each record type, field or
+/// index flag that production has and development lacks, and each field whose type differs, is
 /// refused by name, and then nothing is applied.
 public enum SchemaDeployment {
     /// What a deploy did: the changes applied, and the rules it left for later.
@@ -17,18 +17,10 @@ public enum SchemaDeployment {
     /// Applies the schema of the database at `development` to the one at `production` (created
     /// when missing) and returns the changes applied, none when production already has it.
     ///
-    /// - Throws: ``RecordError`` `schemaViolation` naming the first change that is not additive,
-    ///   or a rule production's records break; nothing is applied then.
+    /// - Throws: ``RecordError`` `schemaViolation` naming every change that is not additive, or
+    ///   a rule production's records break; nothing is applied then.
     public static func deploy(from development: RecordDatabase, to production: RecordDatabase) async throws(RecordError) -> [SchemaChange] {
         try await deploy(from: development, to: production, deferringRules: false).applied
-    }
-
-    /// Whether `change` only adds (the changes a deploy can apply).
-    private static func isAddition(_ change: SchemaChange) -> Bool {
-        switch change {
-        case .addRole, .addRecordType, .addField, .addIndexFlags, .addGrant, .addReferencedType, .addUniqueConstraint, .addRequired: true
-        default: false
-        }
     }
 
     /// As ``deploy(from:to:)``; with `deferringRules`, a rule production's records break yet
@@ -45,7 +37,7 @@ public enum SchemaDeployment {
             let changes = try await production.schema().schema.changes(to: schema, mode: .exact)
             guard deferringRules else {
                 // Every change adds, so production's records broke a rule: the rest may go first.
-                guard changes.allSatisfy(isAddition) else { throw refusal }
+                guard changes.allSatisfy(\.isAdditive) else { throw refusal }
                 var refused = refusal
                 refused.message += "; or deploy the rest now and the rule once they follow it: shop schema deploy --defer-rules"
                 throw refused

@@ -17,17 +17,20 @@ import Testing
         #expect(try await SchemaDeployment.deploy(from: development, to: production).isEmpty)
     }
 
-    @Test func whatIsNotAdditiveIsRefusedByNameAndNothingIsApplied() async throws {
+    @Test func everyChangeThatIsNotAdditiveIsRefusedByNameAndNothingIsApplied() async throws {
         let development = try RecordDatabase.inMemory(bootstrap: .shopping)
         let production = try RecordDatabase.inMemory(bootstrap: .shopping)
         try development.addField(FieldDefinition("number", .int64), to: "Items")
+        try development.addField(FieldDefinition("quantity", .string), to: "Items")
         try production.addField(FieldDefinition("note", .string), to: "Lists")
+        try production.addField(FieldDefinition("quantity", .int64), to: "Items")
         let before = try production.schema
         await #expect {
             try await SchemaDeployment.deploy(from: development, to: production)
         } throws: { error in
             guard let error = error as? RecordError else { return false }
-            return error.code == .schemaViolation && error.message.contains("Lists.note")
+            return error.code == .schemaViolation
+                && error.message.hasPrefix("cannot change Items.quantity from INT64 to STRING or remove field Lists.note: schema evolution is additive")
         }
         #expect(try production.schema == before)
     }
