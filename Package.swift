@@ -95,7 +95,6 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             resources: [.embedInCode("Resources/openapi.yaml")],
             swiftSettings: librarySettings
