@@ -58,10 +58,7 @@ public enum FieldType: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// The ordered types (``isOrdered``) as a message names them, for saying what to sort or
     /// compare by instead: `STRING, INT64, DOUBLE, NUMBER, TIMESTAMP or REFERENCE`.
-    public static let orderedTypeNames: String = {
-        let names = scalarTypes.filter(\.isOrdered).map(\.description)
-        return names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
-    }()
+    public static let orderedTypeNames = scalarTypes.filter(\.isOrdered).map(\.description).listedAsAlternatives
 
     /// Every type but lists as a message lists them before offering lists too (`… or
     /// LIST<T>`): `STRING, INT64, DOUBLE, NUMBER, TIMESTAMP, BYTES, REFERENCE, ASSET, LOCATION`.

@@ -43,11 +43,9 @@ extension Schema {
     private static func refuseNonAdditive(_ changes: [SchemaChange]) throws(RecordError) {
         let refused = changes.filter { !$0.isAdditive }
         guard let first = refused.first else { return }
-        let named = refused.map(\.description)
-        let list = named.count == 1 ? named[0] : named.dropLast().joined(separator: ", ") + " or " + named[named.count - 1]
         throw RecordError(
             .schemaViolation,
-            "cannot \(list): schema evolution is additive (new record types, fields and index flags only); nothing was applied",
+            "cannot \(refused.map(\.description).listedAsAlternatives): schema evolution is additive (new record types, fields and index flags only); nothing was applied",
             recordType: first.recordTypeName,
             field: first.fieldName
         )
