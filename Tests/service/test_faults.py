@@ -276,6 +276,22 @@ def test_a_body_that_stops_arriving_gets_408_a_read_timeout_after_its_last_part(
     assert_still_answering(impatient_server)
 
 
+def test_a_request_whose_body_stops_arriving_is_logged_as_the_408_it_was_answered():
+    with own_server("--read-timeout", "1s") as running:
+        head, body = padded_graphql_request(running, 4 * 1024)
+        head = head.replace(b"\r\n\r\n", b"\r\nX-Request-ID: stalled-1\r\n\r\n")
+        host, port = running.url.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=10) as connection:
+            connection.sendall(head + body[:1024])
+            status, headers, _ = split_response(read_answer(connection))
+        assert status == 408 and headers["x-request-id"] == "stalled-1"
+        assert_still_answering(running)
+        running.stop()
+        log = (running.data / "serve.log").read_text()
+    lines = [line for line in log.splitlines() if "request_id=stalled-1" in line]
+    assert len(lines) == 1 and "status=408" in lines[0], log
+
+
 def test_a_body_too_slow_for_its_length_gets_408_saying_how_long_it_had(impatient_server):
     """Steady parts, each within the timeout of the last, still end at the body's allowance:
     1 s and 1 s for each 64 KiB of 128 KiB, 3 s in all."""

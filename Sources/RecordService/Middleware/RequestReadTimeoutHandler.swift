@@ -1,4 +1,5 @@
 import HTTPTypes
+import Hummingbird
 import NIOCore
 import NIOHTTPTypes
 
@@ -24,8 +25,16 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
-    /// The error the request's body stream fails with when its body did not arrive in time.
-    struct Expired: Error {}
+    /// The error the request's body stream fails with when its body did not arrive in time: the
+    /// route reading it ends with the status the client was answered, so the request's log line
+    /// and metrics say 408 (the answer itself is written here, before the connection closes).
+    struct Expired: HTTPResponseError {
+        var status: HTTPResponse.Status { .requestTimeout }
+
+        func response(from request: Request, context: some RequestContext) throws -> Response {
+            Response(status: status)
+        }
+    }
 
     private let timeout: ReadTimeout
     /// When the read being timed runs out of time; `nil` while nothing is timed.
