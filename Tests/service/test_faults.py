@@ -50,6 +50,18 @@ def test_a_malformed_request_is_a_bad_request_saying_what_a_request_looks_like(s
     assert_still_answering(server)
 
 
+def test_a_client_that_hangs_up_in_the_middle_of_its_headers_is_no_request_in_the_log():
+    with own_server() as running:
+        host, port = running.url.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=10) as connection:
+            connection.sendall(b"GET /health HTTP/1.1\r\nHo")
+        assert_still_answering(running)
+        running.stop()
+        log = (running.data / "serve.log").read_text()
+    assert [line for line in log.splitlines() if "msg=request" in line and "path=/health" not in line] == [], log
+    assert "level=error" not in log, log
+
+
 def test_a_refused_malformed_request_is_one_info_line_in_the_log_not_an_error():
     with own_server() as running:
         response = raw(running, b"NOT HTTP AT ALL\r\n\r\n")
@@ -183,6 +195,22 @@ def test_trickled_headers_get_408_and_the_connection_closes(impatient_server):
     assert "headers did not arrive within 1 s" in body["reason"]
     assert 0.9 < seconds < 3
     assert_still_answering(impatient_server)
+
+
+def test_trickled_headers_are_logged_as_the_408_they_got_and_an_idle_connection_is_not():
+    with own_server("--read-timeout", "1s") as running:
+        response, _ = trickle(running, b"GET /health HTTP/1.1\r\nHost: x\r\nUser-Agent: a-very-slow-client\r\n\r\n")
+        status, headers, body = split_response(response)
+        host, port = running.url.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=10) as idle:
+            assert status_of(read_answer(idle)) == 408
+        running.stop()
+        log = (running.data / "serve.log").read_text()
+    assert status == 408 and body["uuid"] == headers["x-request-id"]
+    refusals = [line for line in log.splitlines() if "msg=request" in line]
+    assert len(refusals) == 1 and "status=408" in refusals[0], log
+    assert f"request_id={headers['x-request-id']}" in refusals[0]
+    assert 'unreadable="the request\'s headers did not arrive within 1 s;' in refusals[0]
 
 
 def test_a_trickled_graphql_body_gets_408_in_graphql_shape_and_writes_nothing(impatient_server):

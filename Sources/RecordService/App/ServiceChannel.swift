@@ -41,7 +41,7 @@ struct ServiceChannel: ServerChildChannel {
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHandler(FirstHeadTimeoutHandler(timeout: readTimeout))
+            try channel.pipeline.syncOperations.addHandler(FirstHeadTimeoutHandler(timeout: readTimeout, logger: logger))
         }.flatMap {
             upgrading.setup(channel: channel, logger: logger)
         }.flatMapThrowing { upgrading in

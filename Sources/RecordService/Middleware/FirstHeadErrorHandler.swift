@@ -9,7 +9,9 @@ import NIOHTTP1
 /// its own before it decides between HTTP and a WebSocket. It sits right after the HTTP decoder and leaves once the first head has passed it.
 /// The refusal is logged like any answered request (``RequestLogMiddleware``'s line, with
 /// what could not be read in place of the method and path, which were never read), under a new
-/// request id that the answer carries too (`X-Request-ID`, and the error's `uuid`).
+/// request id that the answer carries too (`X-Request-ID`, and the error's `uuid`). A connection
+/// that ends in the middle of its first head (the client gave up, or ``FirstHeadTimeoutHandler``
+/// answered 408 and closed it) can be answered nothing: a debug line.
 ///
 /// `firstHead` tells the connection's handler whether a first request came: it succeeds when a
 /// head passes, and fails when the head could not be read or the connection ended first.
@@ -44,6 +46,10 @@ final class FirstHeadErrorHandler: ChannelInboundHandler, RemovableChannelHandle
             return
         }
         settleFirstHead(.failure(error))
+        guard error != .invalidEOFState else {
+            logger.debug("connection ended in the middle of its first request head")
+            return
+        }
         let requestID = RequestIDMiddleware.generatedID()
         logger.info("request", metadata: ["status": "400", "unreadable": .string(error.debugDescription), "request_id": .string(requestID)])
         let (contentType, body) = ErrorRendering.of(path: "").rendered(Self.refusal(error), accept: nil, requestID: requestID)

@@ -1,4 +1,5 @@
 import HTTPTypes
+import Logging
 import NIOCore
 
 /// The read timeout of a connection's first request head, before HTTP decoding: the GraphQL
@@ -6,20 +7,26 @@ import NIOCore
 /// ``RequestReadTimeoutHandler`` (which times every later head and body). A connection whose
 /// first head does not arrive whole within the timeout gets `408 Request Timeout` and is
 /// closed, as ``RequestReadTimeoutHandler`` answers; once the head is in, this handler leaves
-/// the pipeline.
+/// the pipeline. A head that began to arrive is logged as a request (``RequestLogMiddleware``'s
+/// line, with what could not be read in place of the method and path); a connection that sent
+/// nothing is not (an idle connection is no request).
 final class FirstHeadTimeoutHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     private let timeout: ReadTimeout
+    private let logger: Logger
     private var deadline: Scheduled<Void>?
     /// The last bytes read, to find the blank line that ends the head across reads.
     private var tail: [UInt8] = []
     private var expired = false
+    /// Whether any of the head arrived.
+    private var began = false
 
-    init(timeout: Duration) {
+    init(timeout: Duration, logger: Logger) {
         self.timeout = ReadTimeout(timeout)
+        self.logger = logger
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -38,6 +45,7 @@ final class FirstHeadTimeoutHandler: ChannelInboundHandler, RemovableChannelHand
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !expired else { return }
         let buffer = unwrapInboundIn(data)
+        began = began || buffer.readableBytes > 0
         tail += buffer.readableBytesView
         let ended = tail.count >= 4 && tail.indices.dropLast(3).contains { tail[$0..<$0 + 4].elementsEqual([13, 10, 13, 10]) }
         tail = Array(tail.suffix(3))
@@ -59,7 +67,11 @@ final class FirstHeadTimeoutHandler: ChannelInboundHandler, RemovableChannelHand
     private func expire(_ context: ChannelHandlerContext) {
         expired = true
         let requestID = RequestIDMiddleware.generatedID()
-        let (contentType, body) = ErrorRendering.of(path: "").rendered(timeout.headersError, accept: nil, requestID: requestID)
+        let error = timeout.headersError
+        if began {
+            logger.info("request", metadata: ["status": "408", "unreadable": .string(error.reason), "request_id": .string(requestID)])
+        }
+        let (contentType, body) = ErrorRendering.of(path: "").rendered(error, accept: nil, requestID: requestID)
         let head =
             "HTTP/1.1 408 Request Timeout\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.utf8.count)\r\n"
             + "X-Request-ID: \(requestID)\r\nConnection: close\r\n\r\n"
