@@ -85,6 +85,35 @@ def test_a_malformed_header_line_is_a_bad_request_naming_it(server):
     assert_still_answering(server)
 
 
+def test_a_malformed_chunked_body_is_a_bad_request_naming_it(server, admin_token):
+    request = (b"POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer "
+               + admin_token.encode() + b"\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n")
+    response = raw(server, request)
+    assert status_of(response) == 400
+    error = json.loads(response.partition(b"\r\n\r\n")[2])["errors"][0]
+    assert error["extensions"]["code"] == "BAD_REQUEST"
+    assert "(invalid character in chunk size header)" in error["message"]
+    assert_still_answering(server)
+
+
+def test_a_client_that_hangs_up_in_the_middle_of_a_body_is_logged_as_a_client_error():
+    with own_server() as running:
+        head, body = padded_graphql_request(running, 4 * 1024)
+        head = head.replace(b"\r\n\r\n", b"\r\nX-Request-ID: gone-1\r\n\r\n")
+        host, port = running.url.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=10) as connection:
+            connection.sendall(head + body[:1024])
+            time.sleep(0.2)
+        assert_still_answering(running)
+        deadline = time.monotonic() + 5
+        while "request_id=gone-1" not in (running.data / "serve.log").read_text() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        running.stop()
+        log = (running.data / "serve.log").read_text()
+    lines = [line for line in log.splitlines() if "request_id=gone-1" in line]
+    assert len(lines) == 1 and "status=400" in lines[0], log
+
+
 def test_a_truncated_body_is_a_bad_request(server, admin_token):
     body = b'{"query": "{ Lists { na'
     request = (b"POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"

@@ -1,4 +1,5 @@
 public import Hummingbird
+import NIOHTTP1
 import RecordKit
 
 /// The shape an API gives its errors: GraphQL's `{"errors":[…]}` or CloudKit's
@@ -42,7 +43,8 @@ public enum ErrorRendering: Sendable {
     }
 
     /// `error` as the service describes it: its own errors as they are, the engine's with their
-    /// status, Hummingbird's (413 from a body past the limit) with theirs, a request stopped
+    /// status, Hummingbird's (413 from a body past the limit) with theirs, a body that is not
+    /// HTTP (malformed chunks, a connection ended before the body did) as 400, a request stopped
     /// before it finished as 503 (try again), anything else as 500.
     public static func serviceError(_ error: any Error) -> ServiceError {
         switch error {
@@ -58,6 +60,8 @@ public enum ErrorRendering: Sendable {
             return ServiceError(.notFound, code: .notFound, "there is no such endpoint; GET /openapi.yaml describes them all")
         case let error as any HTTPResponseError:
             return ServiceError(error.status, code: error.status.code < 500 ? .badRequest : .internalError, "\(error.status.reasonPhrase)")
+        case let error as HTTPParserError:
+            return ServiceError(.badRequest, code: .badRequest, unreadableBody(error))
         case is CancellationError:
             return ServiceError(
                 .serviceUnavailable, code: .tryAgainLater,
@@ -66,6 +70,17 @@ public enum ErrorRendering: Sendable {
         default:
             return ServiceError(.internalServerError, code: .internalError, "the request failed unexpectedly: \(error)")
         }
+    }
+}
+
+extension ErrorRendering {
+    /// What a body the HTTP parser could not read gets said of it; the connection closes after.
+    static func unreadableBody(_ error: HTTPParserError) -> String {
+        guard error != .invalidEOFState else {
+            return "the connection ended before the request's body did; send the whole request (the connection was closed)"
+        }
+        return "the request's body is not HTTP/1.1 (\(error.debugDescription)); send it with a Content-Length, "
+            + "or as chunks that each start with their size in hexadecimal (the connection was closed)"
     }
 }
 
