@@ -22,8 +22,11 @@ import Testing
         #expect(JSONValue(parsing: #""a\"\\\/\u00e9\ud83d\ude00b""#) == .string("a\"\\/é😀b"))
     }
 
-    @Test func refusesNestingPastItsDepth() {
-        #expect(JSONValue(parsing: String(repeating: "[", count: 600) + String(repeating: "]", count: 600)) == nil)
+    @Test func refusesNestingPastItsDepthSayingSo() {
+        #expect(throws: JSONSyntaxError.tooDeep(offset: 516)) {
+            try JSONValue.parse(#"{"a":"# + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}")
+        }
+        #expect("\(JSONSyntaxError.tooDeep(offset: 516))" == "arrays and objects nested deeper than 512 levels at byte 516")
         #expect(JSONValue(parsing: String(repeating: "[", count: 100) + String(repeating: "]", count: 100)) != nil)
     }
 

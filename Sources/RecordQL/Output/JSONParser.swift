@@ -8,6 +8,8 @@ struct JSONParser {
 
     private let bytes: [UInt8]
     private var index = 0
+    /// Where a value began past ``maximumDepth``, if one did.
+    private var tooDeepAt: Int?
 
     init(_ text: String) {
         bytes = Array(text.utf8)
@@ -16,9 +18,12 @@ struct JSONParser {
     /// The whole text's value.
     ///
     /// - Throws: ``JSONSyntaxError/unexpected(offset:)`` at the byte where the text stops being
-    ///   one JSON value.
+    ///   one JSON value, ``JSONSyntaxError/tooDeep(offset:)`` where it nests past the limit.
     mutating func document() throws(JSONSyntaxError) -> JSONValue {
-        guard let value = value(depth: 0) else { throw .unexpected(offset: index) }
+        guard let value = value(depth: 0) else {
+            if let tooDeepAt { throw .tooDeep(offset: tooDeepAt) }
+            throw .unexpected(offset: index)
+        }
         skipWhitespace()
         guard index == bytes.count else { throw .unexpected(offset: index) }
         return value
@@ -26,7 +31,11 @@ struct JSONParser {
 
     private mutating func value(depth: Int) -> JSONValue? {
         skipWhitespace()
-        guard index < bytes.count, depth < Self.maximumDepth else { return nil }
+        guard index < bytes.count else { return nil }
+        guard depth < Self.maximumDepth else {
+            tooDeepAt = index
+            return nil
+        }
         switch bytes[index] {
         case UInt8(ascii: "{"): return object(depth: depth)
         case UInt8(ascii: "["): return array(depth: depth)
@@ -209,12 +218,16 @@ public enum JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible
     /// The text stops being one JSON value at this byte (from 0): a character that does not fit
     /// there, a string or a number left unfinished, or anything after the value.
     case unexpected(offset: Int)
+    /// A value at this byte (from 0) lies inside more than ``JSONParser/maximumDepth`` arrays
+    /// and objects.
+    case tooDeep(offset: Int)
     /// The bytes are not UTF-8 text.
     case notUTF8
 
     public var description: String {
         switch self {
         case .unexpected(let offset): "unexpected text at byte \(offset)"
+        case .tooDeep(let offset): "arrays and objects nested deeper than \(JSONParser.maximumDepth) levels at byte \(offset)"
         case .notUTF8: "not UTF-8 text"
         }
     }
