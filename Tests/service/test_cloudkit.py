@@ -103,6 +103,10 @@ def test_query_filters_by_reference_sorts_and_pages_with_continuation_markers(cl
     second = post(client, server, "records/query", {**query, "continuationMarker": page["continuationMarker"]}).json()
     assert [r["fields"]["name"]["value"] for r in second["records"]] == ["Milk"]
     assert "continuationMarker" not in second
+    other = {**query, "query": {**query["query"], "sortBy": [{"fieldName": "name", "ascending": False}]}}
+    refused = post(client, server, "records/query", {**other, "continuationMarker": page["continuationMarker"]})
+    assert refused.status_code == 400 and refused.json()["serverErrorCode"] == "BAD_REQUEST"
+    assert refused.json()["reason"].startswith("continuationMarker is not one this query returned")
 
 
 def test_query_desired_keys_and_comparators(client, server, grocery_list):

@@ -30,6 +30,8 @@ extension RecordError {
         case changeTokenExpired
         /// The database has no record zone of that name.
         case unknownZone
+        /// A page cursor that is not one the same query returned.
+        case invalidCursor
     }
 
     /// What the caller can do about it, with the names it needs; each edge words it its own way

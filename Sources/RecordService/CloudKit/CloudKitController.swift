@@ -60,7 +60,7 @@ public struct CloudKitController: Sendable {
         let outcome = try await CloudKitStore(database: zone.database, access: access).read { transaction -> Result<ByteBuffer, CloudKitError> in
             do {
                 let query = try CloudKitQueryRequest(body, schema: transaction.schema)
-                let page = try transaction.page(query.query, after: query.continuationMarker)
+                let page = try Self.page(query, in: transaction)
                 let type = transaction.schema.recordType(named: query.query.recordType)
                 let authors = try transaction.authors(of: page.records.map(\.recordName))
                 // The response's keys in sorted order, the records written straight into its body.
@@ -85,6 +85,17 @@ public struct CloudKitController: Sendable {
             }
         }
         return Self.json(try outcome.get())
+    }
+
+    /// The page `query` asks for; a marker the same query did not return is refused in
+    /// CloudKit's words.
+    private static func page(_ query: CloudKitQueryRequest, in transaction: RecordTransaction) throws -> RecordPage {
+        do {
+            return try transaction.page(query.query, after: query.continuationMarker)
+        } catch let error as RecordError where error.reason == .invalidCursor {
+            throw CloudKitError(
+                .badRequest, "continuationMarker is not one this query returned; pass the continuationMarker of the previous response to the same query")
+        }
     }
 
     @Sendable func lookup(_ request: Request, context: ServiceRequestContext) async throws -> Response {

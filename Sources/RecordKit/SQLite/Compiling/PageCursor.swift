@@ -47,7 +47,7 @@ struct PageCursor: Equatable {
         let invalid = RecordError(
             .invalidArguments,
             "the cursor is not one this query returned; pass the cursor of the previous page of the same query",
-            recordType: query.recordType
+            recordType: query.recordType, reason: .invalidCursor
         )
         guard let data = Base64URL.decode(text),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
