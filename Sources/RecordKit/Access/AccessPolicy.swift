@@ -119,7 +119,7 @@ public struct AccessPolicy: Sendable, Hashable {
         /// All three, in the order messages name them.
         static let all = [world, icloud, creator]
         /// The three quoted, as GRANT lines write them: `"_world", "_icloud" and "_creator"`.
-        static let quotedNames = all.dropLast().map { "\"\($0)\"" }.joined(separator: ", ") + " and \"\(creator)\""
+        static let quotedNames = all.map { "\"\($0)\"" }.listed(joinedBy: "and")
     }
 }
 

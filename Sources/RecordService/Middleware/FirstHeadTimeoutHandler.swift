@@ -21,8 +21,6 @@ final class FirstHeadTimeoutHandler: ChannelInboundHandler, RemovableChannelHand
     /// The last bytes read, to find the blank line that ends the head across reads.
     private var tail: [UInt8] = []
     private var expired = false
-    /// Whether any of the head arrived.
-    private var began = false
 
     init(timeout: Duration, logger: Logger) {
         self.timeout = ReadTimeout(timeout)
@@ -45,7 +43,6 @@ final class FirstHeadTimeoutHandler: ChannelInboundHandler, RemovableChannelHand
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !expired else { return }
         let buffer = unwrapInboundIn(data)
-        began = began || buffer.readableBytes > 0
         tail += buffer.readableBytesView
         let ended = tail.count >= 4 && tail.indices.dropLast(3).contains { tail[$0..<$0 + 4].elementsEqual([13, 10, 13, 10]) }
         tail = Array(tail.suffix(3))
@@ -68,7 +65,8 @@ final class FirstHeadTimeoutHandler: ChannelInboundHandler, RemovableChannelHand
         expired = true
         let requestID = RequestIDMiddleware.generatedID()
         let error = timeout.headersError
-        if began {
+        // Bytes kept in `tail`: some of the head arrived.
+        if !tail.isEmpty {
             logger.info("request", metadata: ["status": "408", "unreadable": .string(error.reason), "request_id": .string(requestID)])
         }
         let (contentType, body) = ErrorRendering.of(path: "").rendered(error, accept: nil, requestID: requestID)
