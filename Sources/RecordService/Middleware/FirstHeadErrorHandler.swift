@@ -50,17 +50,12 @@ final class FirstHeadErrorHandler: ChannelInboundHandler, RemovableChannelHandle
             logger.debug("connection ended in the middle of its first request head")
             return
         }
-        let requestID = RequestIDMiddleware.generatedID()
-        logger.info("request", metadata: ["status": "400", "unreadable": .string(error.debugDescription), "request_id": .string(requestID)])
-        let (contentType, body) = ErrorRendering.of(path: "").rendered(Self.refusal(error), accept: nil, requestID: requestID)
-        let buffer = context.channel.allocator.buffer(string: body)
+        let answer = EarlyAnswer(Self.refusal(error))
+        answer.log(to: logger, unreadable: error.debugDescription)
         let head = HTTPResponseHead(
-            version: .http1_1, status: .badRequest,
-            headers: [
-                "Content-Type": contentType, "Content-Length": "\(buffer.readableBytes)", "X-Request-ID": requestID, "Connection": "close",
-            ])
+            version: .http1_1, status: .badRequest, headers: HTTPHeaders(answer.headerFields.map { ($0.name.rawName, $0.value) }))
         context.write(wrapOutboundOut(.head(head)), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: answer.body)))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         // The way out closes after the answer; the connection a moment later (at once, unread
         // bytes could reset it before the client reads the 400).

@@ -63,17 +63,10 @@ final class FirstHeadTimeoutHandler: ChannelInboundHandler, RemovableChannelHand
     /// The head did not arrive in time: 408, and the connection closes.
     private func expire(_ context: ChannelHandlerContext) {
         expired = true
-        let requestID = RequestIDMiddleware.generatedID()
-        let error = timeout.headersError
+        let answer = EarlyAnswer(timeout.headersError)
         // Bytes kept in `tail`: some of the head arrived.
-        if !tail.isEmpty {
-            logger.info("request", metadata: ["status": "408", "unreadable": .string(error.reason), "request_id": .string(requestID)])
-        }
-        let (contentType, body) = ErrorRendering.of(path: "").rendered(error, accept: nil, requestID: requestID)
-        let head =
-            "HTTP/1.1 408 Request Timeout\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.utf8.count)\r\n"
-            + "X-Request-ID: \(requestID)\r\nConnection: close\r\n\r\n"
-        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: head + body)), promise: nil)
+        if !tail.isEmpty { answer.log(to: logger, unreadable: timeout.headersError.reason) }
+        context.writeAndFlush(wrapOutboundOut(answer.bytes(allocator: context.channel.allocator)), promise: nil)
         ReadTimeout.closeLingering(context)
     }
 }

@@ -165,16 +165,12 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
         if !responding, unanswered == 1 {
             let stalled = bodyDeadline.map { $0 > .now() } ?? false
             let error = timeout.bodyError(length: declaredLength, stalled: stalled)
-            let requestID = RequestIDMiddleware.acceptedID(reading.headerFields[.xRequestID]) ?? RequestIDMiddleware.generatedID()
-            let (contentType, body) = ErrorRendering.of(path: reading.path ?? "").rendered(
-                error, accept: reading.headerFields[.accept], requestID: requestID)
-            let buffer = context.channel.allocator.buffer(string: body)
-            let head = HTTPResponse(
-                status: .requestTimeout,
-                headerFields: [.contentType: contentType, .contentLength: "\(buffer.readableBytes)", .xRequestID: requestID, .connection: "close"]
-            )
+            let answer = EarlyAnswer(
+                error, path: reading.path ?? "", accept: reading.headerFields[.accept],
+                requestID: RequestIDMiddleware.acceptedID(reading.headerFields[.xRequestID]) ?? RequestIDMiddleware.generatedID())
+            let head = HTTPResponse(status: answer.status, headerFields: answer.headerFields)
             context.write(wrapOutboundOut(.head(head)), promise: nil)
-            context.write(wrapOutboundOut(.body(buffer)), promise: nil)
+            context.write(wrapOutboundOut(.body(context.channel.allocator.buffer(string: answer.body))), promise: nil)
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         }
         context.fireErrorCaught(Expired())
