@@ -78,6 +78,53 @@ def test_a_refused_malformed_request_is_one_info_line_in_the_log_not_an_error():
     assert json.loads(response.split(b"\r\n\r\n", 1)[1])["uuid"] == request_id
 
 
+def split_answers(data):
+    """The HTTP answers in `data`, each (status, headers as lowercase bytes, body), by Content-Length."""
+    answers = []
+    while data:
+        head, _, rest = data.partition(b"\r\n\r\n")
+        length = int(re.search(rb"\r\ncontent-length: (\d+)", head, re.IGNORECASE).group(1))
+        answers.append((status_of(head), head.lower(), rest[:length]))
+        data = rest[length:]
+    return answers
+
+
+def test_a_later_request_head_that_is_not_http_is_answered_like_the_first_and_logged():
+    with own_server() as running:
+        host, port = running.url.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=10) as connection:
+            connection.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            first = connection.recv(65536)
+            connection.sendall(b"NOT HTTP AT ALL\r\n\r\n")
+            connection.shutdown(socket.SHUT_WR)
+            chunks = []
+            while chunk := connection.recv(65536):
+                chunks.append(chunk)
+        assert status_of(first) == 200
+        [(status, head, body)] = split_answers(b"".join(chunks))
+        assert status == 400 and b"\r\nconnection: close" in head
+        error = json.loads(body)
+        assert error["serverErrorCode"] == "BAD_REQUEST"
+        assert error["reason"].startswith("the request is not HTTP/1.1 (invalid HTTP method); send a request line")
+        assert_still_answering(running)
+        running.stop()
+        log = (running.data / "serve.log").read_text()
+    refusals = [line for line in log.splitlines() if "status=400" in line]
+    assert len(refusals) == 1 and f"request_id={error['uuid']}" in refusals[0], log
+    assert "level=error" not in log, log
+
+
+def test_a_pipelined_head_that_is_not_http_is_answered_after_the_requests_before_it(server):
+    oversized = b"GET /health HTTP/1.1\r\nX-Padding: " + b"a" * (90 * 1024) + b"\r\n\r\n"
+    for bad, reason in [(b"NOT HTTP AT ALL\r\n\r\n", "(invalid HTTP method)"), (oversized, "headers pass 80 KiB")]:
+        request = b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
+        answers = split_answers(raw(server, request + request + bad))
+        assert [status for status, _, _ in answers] == [200, 200, 400]
+        assert [json.loads(body).get("status") for _, _, body in answers[:2]] == ["ok", "ok"]
+        assert reason in json.loads(answers[2][2])["reason"]
+    assert_still_answering(server)
+
+
 def test_a_malformed_header_line_is_a_bad_request_naming_it(server):
     response = raw(server, b"GET /health HTTP/1.1\r\nHost: x\r\nNo colon here\r\n\r\n")
     assert status_of(response) == 400
@@ -112,6 +159,48 @@ def test_a_client_that_hangs_up_in_the_middle_of_a_body_is_logged_as_a_client_er
         log = (running.data / "serve.log").read_text()
     lines = [line for line in log.splitlines() if "request_id=gone-1" in line]
     assert len(lines) == 1 and "status=400" in lines[0], log
+
+
+def expecting_continue(server, path, token, body, declared=None):
+    """A connection that sent a POST head with `Expect: 100-continue` and no body yet, and what came back first."""
+    host, port = server.url.removeprefix("http://").split(":")
+    connection = socket.create_connection((host, int(port)), timeout=10)
+    connection.sendall(f"POST {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\n"
+                       f"Content-Length: {declared or len(body)}\r\nExpect: 100-continue\r\n\r\n".encode())
+    return connection, connection.recv(65536)
+
+
+def read_to_close(connection):
+    chunks = []
+    while chunk := connection.recv(65536):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+@pytest.mark.parametrize("path, body, key", [
+    ("/graphql", b'{"query": "{ __typename }"}', "data"),
+    ("/database/1/iCloud.shop/development/public/records/query", b'{"query": {"recordType": "Lists"}}', "records"),
+])
+def test_a_body_expecting_100_continue_is_asked_for_at_once_and_answered(server, admin_token, path, body, key):
+    connection, first = expecting_continue(server, path, admin_token, body)
+    with connection:
+        # Without the 100 the client would wait (curl: a second) before sending the body.
+        assert first == b"HTTP/1.1 100 Continue\r\n\r\n"
+        connection.sendall(body)
+        connection.shutdown(socket.SHUT_WR)
+        [(status, head, answer)] = split_answers(read_to_close(connection))
+    assert status == 200 and key in json.loads(answer)
+    assert b"\r\nconnection: close" not in head
+
+
+def test_a_request_refused_before_its_body_is_read_gets_no_100_and_its_connection_closes(server, admin_token):
+    for token, declared, status in [("not-a-token", None, 401), (admin_token, 100 * 1024 * 1024, 413)]:
+        connection, first = expecting_continue(server, "/graphql", token, b'{"query": "{ __typename }"}', declared)
+        with connection:
+            rest = read_to_close(connection)  # the server closes: the body it refused is never sent
+        [(answered, head, _)] = split_answers(first + rest)
+        assert answered == status and b"\r\nconnection: close" in head
+    assert_still_answering(server)
 
 
 def test_a_truncated_body_is_a_bad_request(server, admin_token):

@@ -16,7 +16,7 @@ public func buildApplication(
     let configuration = state.configuration
     var app = Application(
         router: buildRouter(state, logger: logger),
-        server: ServiceChannel.builder(webSocketRouter: buildWebSocketRouter(state), readTimeout: configuration.readTimeout),
+        server: ServiceChannel.builder(webSocketRouter: buildWebSocketRouter(state), readTimeout: configuration.readTimeout, logger: logger),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "shop"),
         onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },
         logger: logger
@@ -37,6 +37,7 @@ public func buildRouter(_ state: ServiceState, logger: Logger) -> Router<Service
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: RequestLogMiddleware(logger: logger))
     router.add(middleware: RequestMetricsMiddleware(registry: state.metrics))
+    router.add(middleware: ExpectContinueMiddleware())
     // Errors outside every API's own group (an unknown path) in CloudKit's shape.
     router.add(middleware: ErrorRenderingMiddleware(.cloudKit))
 

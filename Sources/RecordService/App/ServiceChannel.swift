@@ -8,7 +8,9 @@ import NIOHTTP1
 /// The service's connections: HTTP/1.1 with the GraphQL WebSocket upgrade
 /// (hummingbird-websocket's channel), the first request head timed by
 /// ``FirstHeadTimeoutHandler`` (and refused with 400 by ``FirstHeadErrorHandler`` when it is not
-/// HTTP) and everything after by ``RequestReadTimeoutHandler``.
+/// HTTP) and everything after by ``RequestReadTimeoutHandler`` (a later head that is not HTTP
+/// refused by ``LaterHeadErrorHandler``, a response saying `Connection: close` followed by the
+/// close by ``ClosingResponseHandler``).
 struct ServiceChannel: ServerChildChannel {
     /// A connection: hummingbird-websocket's, and whether its first request head came.
     struct Value: ServerChildChannelValue {
@@ -22,14 +24,18 @@ struct ServiceChannel: ServerChildChannel {
     let readTimeout: Duration
 
     /// The builder of these channels, upgrades decided by `webSocketRouter`.
-    static func builder(webSocketRouter: Router<ServiceRequestContext>, readTimeout: Duration) -> HTTPServerBuilder {
+    static func builder(webSocketRouter: Router<ServiceRequestContext>, readTimeout: Duration, logger: Logger) -> HTTPServerBuilder {
         let webSocketResponder = webSocketRouter.buildResponder()
         return HTTPServerBuilder { responder in
             ServiceChannel(
                 upgrading: HTTP1WebSocketUpgradeChannel(
                     responder: responder, webSocketResponder: webSocketResponder,
                     configuration: .init(
-                        http1: .init(additionalChannelHandlers: [RequestReadTimeoutHandler(timeout: readTimeout)], idleTimeout: nil),
+                        http1: .init(
+                            additionalChannelHandlers: [
+                                RequestReadTimeoutHandler(timeout: readTimeout), LaterHeadErrorHandler(logger: logger), ClosingResponseHandler(),
+                            ],
+                            idleTimeout: nil),
                         ws: .init(
                             maxFrameSize: GraphQLWebSocketSession.maximumMessageSize, autoPing: .enabled(timePeriod: .seconds(30)), closeTimeout: .seconds(5))
                     )

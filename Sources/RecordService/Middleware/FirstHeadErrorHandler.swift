@@ -1,4 +1,3 @@
-import HTTPTypes
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -6,12 +5,12 @@ import NIOHTTP1
 /// Answers `400 Bad Request`, saying what could not be read, and closes the connection when a
 /// connection's first request head cannot be decoded (not HTTP, a malformed header line, headers
 /// past the size limit): the GraphQL WebSocket upgrade's pipeline has no HTTP error handling of
-/// its own before it decides between HTTP and a WebSocket. It sits right after the HTTP decoder and leaves once the first head has passed it.
-/// The refusal is logged like any answered request (``RequestLogMiddleware``'s line, with
-/// what could not be read in place of the method and path, which were never read), under a new
-/// request id that the answer carries too (`X-Request-ID`, and the error's `uuid`). A connection
-/// that ends in the middle of its first head (the client gave up, or ``FirstHeadTimeoutHandler``
-/// answered 408 and closed it) can be answered nothing: a debug line.
+/// its own before it decides between HTTP and a WebSocket. It sits right after the HTTP decoder
+/// and leaves once the first head has passed it (``LaterHeadErrorHandler`` answers the heads
+/// after it). The refusal is logged like any answered request (``EarlyAnswer/log(to:unreadable:)``)
+/// under a new request id that the answer carries too (`X-Request-ID`, and the error's `uuid`).
+/// A connection that ends in the middle of its first head (the client gave up, or
+/// ``FirstHeadTimeoutHandler`` answered 408 and closed it) can be answered nothing: a debug line.
 ///
 /// `firstHead` tells the connection's handler whether a first request came: it succeeds when a
 /// head passes, and fails when the head could not be read or the connection ended first.
@@ -50,17 +49,11 @@ final class FirstHeadErrorHandler: ChannelInboundHandler, RemovableChannelHandle
             logger.debug("connection ended in the middle of its first request head")
             return
         }
-        let answer = EarlyAnswer(Self.refusal(error))
+        let answer = EarlyAnswer(unreadableHead: error)
         answer.log(to: logger, unreadable: error.debugDescription)
-        let head = HTTPResponseHead(
-            version: .http1_1, status: .badRequest, headers: HTTPHeaders(answer.headerFields.map { ($0.name.rawName, $0.value) }))
-        context.write(wrapOutboundOut(.head(head)), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: answer.body)))), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        // The way out closes after the answer; the connection a moment later (at once, unread
-        // bytes could reset it before the client reads the 400).
-        context.close(mode: .output, promise: nil)
-        _ = context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(2)) { context.close(promise: nil) }
+        for part in answer.http1Parts(allocator: context.channel.allocator) { context.write(wrapOutboundOut(part), promise: nil) }
+        context.flush()
+        EarlyAnswer.closeLingering(context)
     }
 }
 
@@ -72,17 +65,6 @@ extension FirstHeadErrorHandler {
         firstHead.completeWith(outcome)
     }
 
-    /// The 400's error: what the parser could not read, and what a request must look like.
-    static func refusal(_ error: HTTPParserError) -> ServiceError {
-        let reason =
-            switch error {
-            case .headerOverflow: "the request's headers pass 80 KiB; send fewer or shorter headers"
-            default:
-                "the request is not HTTP/1.1 (\(error.debugDescription)); send a request line (METHOD PATH HTTP/1.1), "
-                    + "then header lines (NAME: VALUE), then an empty line"
-            }
-        return ServiceError(.badRequest, code: .badRequest, reason + " (the connection was closed)")
-    }
 }
 
 @available(*, unavailable)

@@ -1,4 +1,3 @@
-import HTTPTypes
 import Logging
 import NIOCore
 
@@ -67,7 +66,7 @@ final class FirstHeadTimeoutHandler: ChannelInboundHandler, RemovableChannelHand
         // Bytes kept in `tail`: some of the head arrived.
         if !tail.isEmpty { answer.log(to: logger, unreadable: timeout.headersError.reason) }
         context.writeAndFlush(wrapOutboundOut(answer.bytes(allocator: context.channel.allocator)), promise: nil)
-        ReadTimeout.closeLingering(context)
+        EarlyAnswer.closeLingering(context)
     }
 }
 

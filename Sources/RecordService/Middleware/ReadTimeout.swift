@@ -4,8 +4,7 @@ import RecordKit
 
 /// The service's read timeout as its two handlers apply it (``FirstHeadTimeoutHandler`` before
 /// HTTP decoding, ``RequestReadTimeoutHandler`` after): the amount, the time a body may take,
-/// the error a request that did not arrive in time is answered with, and how its connection is
-/// closed.
+/// and the error a request that did not arrive in time is answered with.
 struct ReadTimeout {
     let amount: TimeAmount
     /// The timeout as a 408's reason says it: "30 s", "1500 ms".
@@ -48,15 +47,4 @@ struct ReadTimeout {
     private func error(_ reason: String) -> ServiceError {
         ServiceError(.requestTimeout, code: .badRequest, reason + "; send the whole request at once (the connection was closed)")
     }
-
-    /// Closes the way out first and the connection a moment later, discarding what the client
-    /// still sends meanwhile: closing at once with bytes of its unread would reset the connection,
-    /// and a reset can destroy a 408 before the client reads it.
-    static func closeLingering(_ context: ChannelHandlerContext) {
-        context.close(mode: .output, promise: nil)
-        context.eventLoop.assumeIsolated().scheduleTask(in: lingering) { context.close(promise: nil) }
-    }
-
-    /// How long a connection is kept, reading and discarding, after its 408.
-    private static let lingering = TimeAmount.seconds(2)
 }

@@ -168,13 +168,11 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
             let answer = EarlyAnswer(
                 error, path: reading.path ?? "", accept: reading.headerFields[.accept],
                 requestID: RequestIDMiddleware.acceptedID(reading.headerFields[.xRequestID]) ?? RequestIDMiddleware.generatedID())
-            let head = HTTPResponse(status: answer.status, headerFields: answer.headerFields)
-            context.write(wrapOutboundOut(.head(head)), promise: nil)
-            context.write(wrapOutboundOut(.body(context.channel.allocator.buffer(string: answer.body))), promise: nil)
-            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            for part in answer.parts(allocator: context.channel.allocator) { context.write(wrapOutboundOut(part), promise: nil) }
+            context.flush()
         }
         context.fireErrorCaught(Expired())
-        ReadTimeout.closeLingering(context)
+        EarlyAnswer.closeLingering(context)
     }
 }
 
