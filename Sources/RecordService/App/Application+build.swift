@@ -37,6 +37,7 @@ public func buildRouter(_ state: ServiceState, logger: Logger) -> Router<Service
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: RequestLogMiddleware(logger: logger))
     router.add(middleware: RequestMetricsMiddleware(registry: state.metrics))
+    state.configuration.browserOrigins.addMiddleware(to: router)
     router.add(middleware: ExpectContinueMiddleware())
     // Errors outside every API's own group (an unknown path) in CloudKit's shape.
     router.add(middleware: ErrorRenderingMiddleware(.cloudKit))

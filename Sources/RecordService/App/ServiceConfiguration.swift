@@ -21,6 +21,8 @@ public struct ServiceConfiguration: Sendable {
     /// How long a request's head may take to arrive, and then its body; a slower request gets
     /// 408 and its connection is closed.
     public var readTimeout: Duration
+    /// The web pages whose scripts may call the service from a browser (CORS).
+    public var browserOrigins: BrowserOrigins
 
     /// The container served unless `--container` says otherwise.
     public static let defaultContainer = "iCloud.shop"
@@ -45,7 +47,8 @@ public struct ServiceConfiguration: Sendable {
         changeRetention: Duration = ServiceConfiguration.defaultChangeRetention,
         maximumBodySize: Int = ServiceConfiguration.defaultMaximumBodySize,
         maximumUploadSize: Int = ServiceConfiguration.defaultMaximumUploadSize,
-        readTimeout: Duration = ServiceConfiguration.defaultReadTimeout
+        readTimeout: Duration = ServiceConfiguration.defaultReadTimeout,
+        browserOrigins: BrowserOrigins = .any
     ) {
         self.host = host
         self.port = port
@@ -56,5 +59,6 @@ public struct ServiceConfiguration: Sendable {
         self.maximumBodySize = maximumBodySize
         self.maximumUploadSize = maximumUploadSize
         self.readTimeout = readTimeout
+        self.browserOrigins = browserOrigins
     }
 }

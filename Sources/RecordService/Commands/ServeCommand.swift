@@ -40,9 +40,22 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "DURATION")
     )
     var changeRetention = DurationArgument(ServiceConfiguration.defaultChangeRetention)
+    @Option(
+        name: .customLong("allow-origin"),
+        help: ArgumentHelp(
+            "A web page's origin whose scripts may call the service from a browser (CORS), e.g. https://app.example; repeat it for more. "
+                + "* lets any page (the default), none no page. Every request still needs its token.",
+            valueName: "ORIGIN")
+    )
+    var allowOrigin: [String] = []
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535, not \(port)") }
+        do {
+            _ = try BrowserOrigins(arguments: allowOrigin)
+        } catch {
+            throw ValidationError(error.description)
+        }
         guard readTimeout.duration > .zero else {
             throw ValidationError("--read-timeout must be above 0 (e.g. 30s), not '\(readTimeout)'")
         }
@@ -56,7 +69,8 @@ struct ServeCommand: AsyncParsableCommand {
             host: host, port: port, data: try data.folder(), container: container,
             transactionRetention: transactionRetention.duration,
             changeRetention: changeRetention.duration,
-            readTimeout: readTimeout.duration
+            readTimeout: readTimeout.duration,
+            browserOrigins: try BrowserOrigins(arguments: allowOrigin)
         )
         let state = try ServiceState(configuration: configuration)
         let host = self.host
