@@ -33,6 +33,8 @@ struct BrowserOriginsTests {
             let answered = try await client.send(
                 .post, "/graphql", token: fixture.adminToken, headers: [.origin: "https://app.example"], json: #"{"query": "{ __typename }"}"#)
             #expect(answered.status == .ok && answered.headers[.accessControlAllowOrigin] == "*")
+            // The page may read the service's own headers, named on the answer itself.
+            #expect(answered.headers[.accessControlExposeHeaders] == "x-request-id, idempotent-replayed, www-authenticate, retry-after, allow")
             // Without a credential a page gets what any client gets: 401.
             let refused = try await client.send(
                 .post, "/graphql", token: nil, headers: [.origin: "https://app.example"], json: #"{"query": "{ __typename }"}"#)
@@ -51,6 +53,7 @@ struct BrowserOriginsTests {
             #expect(refused.status == .methodNotAllowed && refused.headers[.accessControlAllowOrigin] == nil)
             let answered = try await client.send(.get, "/health", token: nil, headers: [.origin: "https://elsewhere.example"])
             #expect(answered.status == .ok && answered.headers[.accessControlAllowOrigin] == nil)
+            #expect(answered.headers[.accessControlExposeHeaders] == nil)
         }
     }
 

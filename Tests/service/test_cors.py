@@ -25,6 +25,8 @@ def test_a_page_of_any_origin_may_call_graphql_and_cloudkit_with_its_token(serve
     answered = httpx.post(server.url + RECORDS_QUERY, json={"query": {"recordType": "Lists"}},
                           headers={"Origin": PAGE, "Authorization": f"Bearer {admin_token}"})
     assert answered.status_code == 200 and answered.headers["access-control-allow-origin"] == "*"
+    exposed = {name.strip() for name in answered.headers["access-control-expose-headers"].split(",")}
+    assert {"x-request-id", "idempotent-replayed"} <= exposed
     refused = httpx.post(server.url + "/graphql", json={"query": "{ __typename }"}, headers={"Origin": PAGE})
     assert refused.status_code == 401 and refused.headers["access-control-allow-origin"] == "*"
 

@@ -48,16 +48,19 @@ public enum BrowserOrigins: Sendable, Equatable {
 
     /// Adds the middleware that lets these pages call the service to `router`: Hummingbird's
     /// CORS middleware (preflights answered, `Access-Control-Allow-Origin` on every answer),
-    /// behind ``OriginFilterMiddleware`` for a list; none for ``none``.
+    /// behind ``OriginFilterMiddleware`` for a list, and ``ExposedHeadersMiddleware``; none for
+    /// ``none``.
     func addMiddleware(to router: Router<ServiceRequestContext>) {
         switch self {
         case .none:
             break
         case .any:
             router.add(middleware: Self.cors(.all))
+            router.add(middleware: ExposedHeadersMiddleware())
         case .only(let origins):
             router.add(middleware: OriginFilterMiddleware(allowed: Set(origins)))
             router.add(middleware: Self.cors(.originBased))
+            router.add(middleware: ExposedHeadersMiddleware())
         }
     }
 
