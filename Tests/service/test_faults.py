@@ -407,6 +407,24 @@ def test_a_slow_but_steady_body_gets_more_time_the_longer_it_is(impatient_server
     assert_still_answering(impatient_server)
 
 
+def test_a_body_that_stops_arriving_is_answered_and_logged_under_one_request_id():
+    with own_server("--read-timeout", "1s") as running:
+        head, body = padded_graphql_request(running, 4 * 1024)
+        host, port = running.url.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=10) as connection:
+            connection.sendall(head + body[:1024])  # no X-Request-ID: the server gives it one
+            status, headers, _ = split_response(read_answer(connection))
+        deadline = time.monotonic() + 5
+        while "status=408" not in (running.data / "serve.log").read_text() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        running.stop()
+        log = (running.data / "serve.log").read_text()
+    assert status == 408
+    lines = [line for line in log.splitlines() if "status=408" in line]
+    assert len(lines) == 1 and "path=/graphql" in lines[0], log
+    assert f"request_id={headers['x-request-id']}" in lines[0], log
+
+
 def test_a_body_that_stops_arriving_gets_408_a_read_timeout_after_its_last_part(impatient_server):
     head, body = padded_graphql_request(impatient_server, 192 * 1024)
     host, port = impatient_server.url.removeprefix("http://").split(":")

@@ -14,6 +14,10 @@ import NIOHTTPTypes
 /// the timeout, and learns why it was dropped; the time a route takes to answer is not limited.
 /// (The connection's first head is timed before HTTP decoding, by ``FirstHeadTimeoutHandler``.)
 ///
+/// A request's id is decided here, as its head passes: the client's `X-Request-ID` when
+/// ``RequestIDMiddleware`` accepts it, else a new one put in its place. The 408 written here and
+/// the route's log line for the same request (which says 408 too) then name one id.
+///
 /// Hummingbird's own `idleTimeout` closes a connection trickling its body without a word, so this handler sits
 /// in its place among the HTTP/1 channel's additional handlers (after HTTP decoding, before the
 /// request is handled). The 408 body has the shape of the API the path belongs to
@@ -79,8 +83,13 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !expired else { return }
+        var data = data
         switch unwrapInboundIn(data) {
-        case .head(let head):
+        case .head(var head):
+            if RequestIDMiddleware.acceptedID(head.headerFields[.xRequestID]) == nil {
+                head.headerFields[.xRequestID] = RequestIDMiddleware.generatedID()
+                data = wrapInboundOut(.head(head))
+            }
             reading = head
             unanswered += 1
             declaredLength = head.headerFields[.contentLength].flatMap { Int($0) }
@@ -167,7 +176,7 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
             let error = timeout.bodyError(length: declaredLength, stalled: stalled)
             let answer = EarlyAnswer(
                 error, path: reading.path ?? "", accept: reading.headerFields[.accept],
-                requestID: RequestIDMiddleware.acceptedID(reading.headerFields[.xRequestID]) ?? RequestIDMiddleware.generatedID())
+                requestID: reading.headerFields[.xRequestID] ?? RequestIDMiddleware.generatedID())
             for part in answer.parts(allocator: context.channel.allocator) { context.write(wrapOutboundOut(part), promise: nil) }
             context.flush()
         }
