@@ -41,7 +41,7 @@ public enum BrowserOrigins: Sendable, Equatable {
         let trimmed = text.hasSuffix("/") ? String(text.dropLast()) : text
         guard trimmed.contains("://"), let parts = URLComponents(string: trimmed), parts.scheme != nil,
             let host = parts.host, !host.isEmpty, parts.path.isEmpty, parts.query == nil, parts.fragment == nil,
-            parts.user == nil, parts.password == nil, (parts.port ?? 1).isValidPort
+            parts.user == nil, parts.password == nil, (1...65535).contains(parts.port ?? 1)
         else { return nil }
         return trimmed.lowercased()
     }
@@ -87,8 +87,4 @@ public struct BrowserOriginsError: Error, CustomStringConvertible {
         return "--allow-origin '\(value)' is not an origin\(others); give SCHEME://HOST[:PORT] as a browser sends it "
             + "(https://app.example, http://localhost:3000), * for any page, or none"
     }
-}
-
-extension Int {
-    fileprivate var isValidPort: Bool { (1...65535).contains(self) }
 }

@@ -27,6 +27,7 @@ final class LaterHeadErrorHandler: ChannelDuplexHandler, RemovableChannelHandler
     private var unanswered = 0
     /// The 400 waiting for the answer before it to end, and what could not be read.
     private var waiting: (answer: EarlyAnswer, unreadable: String)?
+    /// The 400 was written: the connection is closing, and later parser errors are its echoes.
     private var answered = false
 
     init(logger: Logger) {
