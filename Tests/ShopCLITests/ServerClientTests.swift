@@ -63,6 +63,16 @@ import Testing
         #expect(throws: RecordError.self) { try ServerSettings.resolve(server: url, token: nil, database: nil, environment: [:]) }
     }
 
+    @Test func aTLSFailureIsSaidAsAPersonReadsItWithoutTheLibrarysSourceLocations() {
+        let unverified =
+            "handshakeFailed(sslError([Error: 268435581 error:1000007d:SSL routines:OPENSSL_internal:CERTIFICATE_VERIFY_FAILED "
+            + "at /build/checkouts/swift-nio-ssl/Sources/CNIOBoringSSL/ssl/handshake.cc:320]))"
+        #expect(TransportFailure.tlsReason(unverified) == "the server's certificate is not signed by an authority this client trusts")
+        let other = "handshakeFailed(sslError([Error: 1 error:1:SSL routines:OPENSSL_internal:SOMETHING at /x/y.cc:12]))"
+        #expect(TransportFailure.tlsReason(other) == "handshakeFailed(sslError([Error: 1 error:1:SSL routines:OPENSSL_internal:SOMETHING]))")
+        #expect(!TransportFailure.tls("x").isRetryable)
+    }
+
     @Test func anUnknownDatabaseIsRefused() {
         #expect(throws: RecordError.self) { try ServerSettings.resolve(server: "http://h", token: nil, database: "shared", environment: [:]) }
     }

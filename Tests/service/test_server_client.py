@@ -16,6 +16,7 @@ import pytest
 
 from conftest import ROOT, SHOP, add_user, create_token, shop
 from fault_proxy import FaultProxy, header
+from tls_proxy import TLSProxy
 
 GROCERIES = ROOT / "Scripts" / "examples" / "groceries.shop"
 STATE = "{ Lists(sort: [{name: ASC}]) { name Items(sort: [{name: ASC}]) { name number } } }"
@@ -667,3 +668,34 @@ def test_a_reference_to_a_deleted_record_shows_its_recordname_through_a_server_a
         else:
             assert served.stdout == local.stdout, command
     assert "Oat   Home  gone-list  Work, gone-list" in served.stdout, served.stdout
+
+
+def test_an_https_server_is_reached_through_tls_trusting_the_authority_ssl_cert_file_names(fresh_server, tmp_path):
+    proxy = TLSProxy(*fresh_server.url.removeprefix("http://").split(":"))
+    try:
+        trusted = {"SSL_CERT_FILE": proxy.authority_pem}
+        local_db = tmp_path / "local.sqlite"
+        local = run_shop("--db", str(local_db), "-f", str(GROCERIES))
+        served = remote(fresh_server, "-f", str(GROCERIES), url=proxy.url, env=trusted)
+        assert served.returncode == 0, served.stderr
+        assert served.stdout == local.stdout
+        assert json.loads(run_shop("--db", str(local_db), "--json", "-e", STATE).stdout)["data"] == server_state(fresh_server)
+        # Without the authority the server's certificate is not trusted: a clear error at once, no retries.
+        started = time.monotonic()
+        untrusted = remote(fresh_server, "-e", "lists", url=proxy.url)
+        assert untrusted.returncode == 1
+        assert untrusted.stderr.startswith(
+            f"error: internalError: cannot talk to the server at {proxy.url}: TLS failed (the server's certificate is not signed "
+            "by an authority this client trusts); check the URL's scheme and the server's certificate (a certificate from a "
+            "private authority is trusted with SSL_CERT_FILE=AUTHORITY.pem)"), untrusted.stderr
+        assert "retrying" not in untrusted.stderr and time.monotonic() - started < 20
+    finally:
+        proxy.close()
+
+
+def test_an_ssl_cert_file_that_holds_no_certificate_is_named_before_any_request(fresh_server, tmp_path):
+    (tmp_path / "empty.pem").write_text("not a certificate\n")
+    for path in [tmp_path / "empty.pem", tmp_path / "missing.pem"]:
+        run = remote(fresh_server, "-e", "lists", env={"SSL_CERT_FILE": str(path)})
+        assert run.returncode == 1
+        assert f"$SSL_CERT_FILE '{path}' is not a readable file of PEM certificates" in run.stderr

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import RecordKit
 
 /// One request to the server: its method, URL, JSON body, and for a write the transaction ID
@@ -23,7 +24,8 @@ struct ServerResponse: Sendable {
 }
 
 /// HTTP to one `shop serve`, through async-http-client: a pool of kept-alive connections,
-/// connect and read timeouts, TLS for https:// URLs.
+/// connect and read timeouts, TLS for https:// URLs (trusting the system's authorities and
+/// those of ``ServerSettings/trustedCertificates``).
 ///
 /// ``send(_:)`` retries a request whose connection failed or dropped, with backoff
 /// (``RetrySchedule``), until the retry budget is spent: a write with the same transaction ID, so
@@ -53,6 +55,11 @@ final class ServerConnection {
         configuration.connectionPool = pool
         configuration.redirectConfiguration = .disallow
         configuration.decompression = .disabled
+        if let trusted = settings.trustedCertificates {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.additionalTrustRoots = [.file(trusted)]
+            configuration.tlsConfiguration = tls
+        }
         client = HTTPClient(eventLoopGroupProvider: .shared(Self.eventLoopGroup), configuration: configuration)
     }
 
@@ -98,7 +105,9 @@ final class ServerConnection {
             }
             guard failure.isRetryable else {
                 throw RecordError(
-                    .internalError, "cannot talk to the server at \(settings.url): \(failure.account); check the URL's scheme and the server's certificate")
+                    .internalError,
+                    "cannot talk to the server at \(settings.url): \(failure.account); check the URL's scheme and the server's "
+                        + "certificate (a certificate from a private authority is trusted with SSL_CERT_FILE=AUTHORITY.pem)")
             }
             guard let wait = schedule.next() else { throw exhausted(request, failure: failure, elapsed: schedule.elapsed) }
             lastFailure = failure

@@ -1,4 +1,5 @@
 import Foundation
+import NIOSSL
 import RecordKit
 
 /// Where `shop --server` sends its requests and with which credential: the server's URL, the
@@ -14,6 +15,9 @@ struct ServerSettings: Equatable {
     var requestTimeout: Duration
     /// How long a request is retried after connection failures before giving up.
     var retryBudget: Duration
+    /// A PEM file of certificates trusted beyond the system's (`$SSL_CERT_FILE`): a server
+    /// whose certificate a private or self-made authority signed.
+    var trustedCertificates: String? = nil
 
     /// The container `shop serve` answers for unless told otherwise.
     static let container = "iCloud.shop"
@@ -51,8 +55,23 @@ struct ServerSettings: Equatable {
         return ServerSettings(
             url: trimmed, database: database, token: token,
             requestTimeout: try seconds(environment, "SHOP_SERVER_TIMEOUT", default: 10),
-            retryBudget: try seconds(environment, "SHOP_SERVER_RETRY", default: 30)
+            retryBudget: try seconds(environment, "SHOP_SERVER_RETRY", default: 30),
+            trustedCertificates: try trustedCertificates(environment)
         )
+    }
+
+    /// The file `$SSL_CERT_FILE` names (OpenSSL's variable, which curl and Python read too),
+    /// when set: it must hold PEM certificates, checked here so a wrong file is named before any
+    /// request rather than as a failed handshake.
+    private static func trustedCertificates(_ environment: [String: String]) throws(RecordError) -> String? {
+        guard let path = environment["SSL_CERT_FILE"], !path.isEmpty else { return nil }
+        guard let certificates = try? NIOSSLCertificate.fromPEMFile(path), !certificates.isEmpty else {
+            throw RecordError(
+                .invalidArguments,
+                "$SSL_CERT_FILE '\(path)' is not a readable file of PEM certificates; name the authority's certificate "
+                    + "(-----BEGIN CERTIFICATE-----), or unset it to trust the system's authorities only")
+        }
+        return path
     }
 
     /// The token file: `$XDG_CONFIG_HOME/shop/token`, else `~/.config/shop/token`.

@@ -34,11 +34,25 @@ enum TransportFailure: Equatable {
             if text.contains("Connection refused") || text.contains("connectionRefused") {
                 self = .refused
             } else if text.contains("SSL") || text.contains("TLS") || text.contains("handshake") || text.contains("certificate") {
-                self = .tls(text)
+                self = .tls(Self.tlsReason(text))
             } else {
                 self = .dropped
             }
         }
+    }
+
+    /// A TLS failure as a person reads it: a certificate that does not verify, or a server that
+    /// does not speak TLS, said so; anything else as the TLS library put it, without the
+    /// locations in its own source that it appends.
+    static func tlsReason(_ text: String) -> String {
+        if text.contains("CERTIFICATE_VERIFY_FAILED") { return "the server's certificate is not signed by an authority this client trusts" }
+        if text.contains("WRONG_VERSION_NUMBER") { return "the server does not speak TLS there" }
+        var reason = text
+        while let location = reason.range(of: " at /") {
+            let end = reason[location.upperBound...].firstIndex { $0 == "]" || $0 == ")" } ?? reason.endIndex
+            reason.removeSubrange(location.lowerBound..<end)
+        }
+        return reason
     }
 
     /// What happened, for the retry line: "the connection dropped".
