@@ -31,7 +31,8 @@ struct ShopOptions: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "A running shop serve to work against instead of a file. Default: $SHOP_SERVER (unless --db is given).",
+            "A running shop serve to work against instead of a file. Default: $SHOP_SERVER (unless --db is given). "
+                + "An https:// server's certificate is checked against the system's authorities and those in $SSL_CERT_FILE.",
             valueName: "url"
         ))
     var server: String?
