@@ -55,9 +55,9 @@ final class ServerConnection {
         configuration.connectionPool = pool
         configuration.redirectConfiguration = .disallow
         configuration.decompression = .disabled
-        if let trusted = settings.trustedCertificates {
+        if !settings.trustedCertificates.isEmpty {
             var tls = TLSConfiguration.makeClientConfiguration()
-            tls.additionalTrustRoots = [.file(trusted)]
+            tls.additionalTrustRoots = [.certificates(settings.trustedCertificates)]
             configuration.tlsConfiguration = tls
         }
         client = HTTPClient(eventLoopGroupProvider: .shared(Self.eventLoopGroup), configuration: configuration)

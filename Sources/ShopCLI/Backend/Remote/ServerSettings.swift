@@ -15,9 +15,9 @@ struct ServerSettings: Equatable {
     var requestTimeout: Duration
     /// How long a request is retried after connection failures before giving up.
     var retryBudget: Duration
-    /// A PEM file of certificates trusted beyond the system's (`$SSL_CERT_FILE`): a server
-    /// whose certificate a private or self-made authority signed.
-    var trustedCertificates: String? = nil
+    /// Certificates trusted beyond the system's, read once from the PEM file `$SSL_CERT_FILE`
+    /// names: a server whose certificate a private or self-made authority signed.
+    var trustedCertificates: [NIOSSLCertificate] = []
 
     /// The container `shop serve` answers for unless told otherwise.
     static let container = "iCloud.shop"
@@ -60,18 +60,18 @@ struct ServerSettings: Equatable {
         )
     }
 
-    /// The file `$SSL_CERT_FILE` names (OpenSSL's variable, which curl and Python read too),
-    /// when set: it must hold PEM certificates, checked here so a wrong file is named before any
-    /// request rather than as a failed handshake.
-    private static func trustedCertificates(_ environment: [String: String]) throws(RecordError) -> String? {
-        guard let path = environment["SSL_CERT_FILE"], !path.isEmpty else { return nil }
+    /// The certificates of the file `$SSL_CERT_FILE` names (OpenSSL's variable, which curl and
+    /// Python read too), when set: it must hold PEM certificates, read here so a wrong file is
+    /// named before any request rather than as a failed handshake.
+    private static func trustedCertificates(_ environment: [String: String]) throws(RecordError) -> [NIOSSLCertificate] {
+        guard let path = environment["SSL_CERT_FILE"], !path.isEmpty else { return [] }
         guard let certificates = try? NIOSSLCertificate.fromPEMFile(path), !certificates.isEmpty else {
             throw RecordError(
                 .invalidArguments,
                 "$SSL_CERT_FILE '\(path)' is not a readable file of PEM certificates; name the authority's certificate "
                     + "(-----BEGIN CERTIFICATE-----), or unset it to trust the system's authorities only")
         }
-        return path
+        return certificates
     }
 
     /// The token file: `$XDG_CONFIG_HOME/shop/token`, else `~/.config/shop/token`.
