@@ -164,6 +164,27 @@ import Testing
         #expect(refused.message.hasPrefix("the server at http://h refused the credential"))
     }
 
+    @Test func anotherServersPageIsSaidByItsTitleOrFirstLineWithHTTPSSuggestedWhenItAsksForIt() {
+        func message(_ status: Int, _ body: String, url: String = "http://h:8443") -> String {
+            ServerErrors.error(of: ServerResponse(status: status, body: Data(body.utf8), isReplay: false), url: url).message
+        }
+        // Go's (and Caddy's) answer to plain HTTP on a TLS port; nginx's page.
+        #expect(
+            message(400, "Client sent an HTTP request to an HTTPS server.\n")
+                == "the server at http://h:8443 answered 400 (Client sent an HTTP request to an HTTPS server.); use an https:// URL")
+        let nginx = "<html>\r\n<head><title>400 The plain HTTP request was sent to HTTPS port</title></head>\r\n<body></body></html>"
+        #expect(message(400, nginx) == "the server at http://h:8443 answered 400 (400 The plain HTTP request was sent to HTTPS port); use an https:// URL")
+        #expect(message(500, "\n  upstream\tfailed \u{7}here\n second line") == "the server at http://h:8443 answered 500 (upstream failed here)")
+        #expect(message(400, "see https docs", url: "https://h") == "the server at https://h answered 400 (see https docs)")
+        let long = message(500, String(repeating: "x", count: 500))
+        #expect(long.hasSuffix(String(repeating: "x", count: ServerErrors.gistLength - 1) + "…)"))
+        // Nothing to tell: no body, a page with no title, bytes that are not text.
+        for body in [Data(), Data("<html><body>oops</body></html>".utf8), Data([0xFF, 0xFE, 0x00])] {
+            let error = ServerErrors.error(of: ServerResponse(status: 500, body: body, isReplay: false), url: "http://h")
+            #expect(error.message == "the server at http://h answered 500 without saying why; see its log")
+        }
+    }
+
     @Test func storedValuesComeBackFromCloudKitJSONExactly() throws {
         let things = try #require(ImportExportTests.schema.recordType(named: "Things"))
         let json = try #require(

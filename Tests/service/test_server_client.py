@@ -7,8 +7,10 @@ import os
 import pathlib
 import random
 import select
+import socketserver
 import subprocess
 import tempfile
+import threading
 import time
 
 import httpx
@@ -691,6 +693,25 @@ def test_an_https_server_is_reached_through_tls_trusting_the_authority_ssl_cert_
         assert "retrying" not in untrusted.stderr and time.monotonic() - started < 20
     finally:
         proxy.close()
+
+
+def test_plain_http_to_a_tls_server_says_what_it_answered_and_to_use_https():
+    # What Go's TLS servers (Caddy among them) answer to a request in plain HTTP, before closing.
+    refusal = b"HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n"
+
+    class Refuse(socketserver.BaseRequestHandler):
+        def handle(self):
+            self.request.recv(65536)
+            self.request.sendall(refusal)
+
+    with socketserver.ThreadingTCPServer(("127.0.0.1", 0), Refuse) as server:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        url = f"http://127.0.0.1:{server.server_address[1]}"
+        run = run_shop("--server", url, "--token", "0" * 64, "-e", "lists")
+        server.shutdown()
+    assert run.returncode == 1
+    assert run.stderr == (f"error: internalError: the server at {url} answered 400 (Client sent an HTTP request to an "
+                          "HTTPS server.); use an https:// URL\n"), run.stderr
 
 
 def test_an_ssl_cert_file_that_holds_no_certificate_is_named_before_any_request(fresh_server, tmp_path):

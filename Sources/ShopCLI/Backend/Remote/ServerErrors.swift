@@ -92,11 +92,42 @@ enum ServerErrors {
                 return RecordError(first.code, first.message)
             }
             guard let reason else {
-                return RecordError(.internalError, "the server at \(url) answered \(response.status) without saying why; see its log")
+                guard document == nil, let gist = gist(ofText: response.body) else {
+                    return RecordError(.internalError, "the server at \(url) answered \(response.status) without saying why; see its log")
+                }
+                // Another server's page (a proxy's, or a TLS server's answer to plain HTTP).
+                let https = url.hasPrefix("http://") && gist.localizedCaseInsensitiveContains("https") ? "; use an https:// URL" : ""
+                return RecordError(.internalError, "the server at \(url) answered \(response.status) (\(gist))\(https)")
             }
             return RecordError(serverCode.map(cloudKitCode) ?? .internalError, reason)
         }
     }
+
+    /// What an answer that is not JSON says — a proxy's page, or a TLS server's answer to plain
+    /// HTTP ("Client sent an HTTP request to an HTTPS server.") — as one line: an HTML page's
+    /// title, else the first line of text, at most ``gistLength`` characters; `nil` when it has
+    /// neither.
+    static func gist(ofText body: Data) -> String? {
+        guard let text = String(data: body, encoding: .utf8) else { return nil }
+        var gist: Substring
+        if let open = text.range(of: "<title>", options: .caseInsensitive),
+            let close = text.range(of: "</title>", options: .caseInsensitive, range: open.upperBound..<text.endIndex)
+        {
+            gist = text[open.upperBound..<close.lowerBound]
+        } else {
+            guard let line = text.split(whereSeparator: \.isNewline).first(where: { !$0.allSatisfy(\.isWhitespace) }), !line.hasPrefix("<") else {
+                return nil
+            }
+            gist = line
+        }
+        let words = gist.split { $0.isWhitespace || $0.unicodeScalars.allSatisfy { $0.properties.generalCategory == .control } }
+        guard !words.isEmpty else { return nil }
+        let line = words.joined(separator: " ")
+        return line.count > gistLength ? String(line.prefix(gistLength - 1)) + "…" : line
+    }
+
+    /// The most characters of another server's page ``gist(ofText:)`` keeps.
+    static let gistLength = 200
 
     /// The engine's code behind a CloudKit `serverErrorCode` (the service maps the other way).
     static func cloudKitCode(_ code: String) -> RecordError.Code {
