@@ -21,10 +21,7 @@ final class LaterHeadErrorHandler: ChannelDuplexHandler, RemovableChannelHandler
     typealias OutboundOut = HTTPResponsePart
 
     private let logger: Logger
-    /// A request's head arrived and not yet its end.
-    private var reading = false
-    /// Requests whose head arrived and whose response has not ended.
-    private var unanswered = 0
+    private var requests = RequestsInFlight()
     /// The 400 waiting for the answer before it to end, and what could not be read.
     private var waiting: (answer: EarlyAnswer, unreadable: String)?
     /// The 400 was written: the connection is closing, and later parser errors are its echoes.
@@ -35,20 +32,12 @@ final class LaterHeadErrorHandler: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head:
-            reading = true
-            unanswered += 1
-        case .body:
-            break
-        case .end:
-            reading = false
-        }
+        requests.arrived(unwrapInboundIn(data))
         context.fireChannelRead(data)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        guard let error = error as? HTTPParserError, !reading else {
+        guard let error = error as? HTTPParserError, !requests.isReading else {
             context.fireErrorCaught(error)
             return
         }
@@ -58,7 +47,7 @@ final class LaterHeadErrorHandler: ChannelDuplexHandler, RemovableChannelHandler
             return
         }
         let answer = EarlyAnswer(unreadableHead: error)
-        if unanswered == 0 {
+        if requests.unanswered == 0 {
             send(answer, unreadable: error.debugDescription, context: context)
         } else {
             waiting = (answer, error.debugDescription)
@@ -68,8 +57,8 @@ final class LaterHeadErrorHandler: ChannelDuplexHandler, RemovableChannelHandler
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         context.write(data, promise: promise)
         guard case .end = unwrapOutboundIn(data) else { return }
-        unanswered = max(0, unanswered - 1)
-        if unanswered == 0, let waiting {
+        requests.answered()
+        if requests.unanswered == 0, let waiting {
             self.waiting = nil
             send(waiting.answer, unreadable: waiting.unreadable, context: context)
         }

@@ -53,8 +53,7 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
     private var declaredLength: Int?
     /// When the body being read runs out of its whole allowance.
     private var bodyDeadline: NIODeadline?
-    /// Requests whose head arrived and whose response has not ended.
-    private var unanswered = 0
+    private var requests = RequestsInFlight()
     /// A response head was written and not yet its end.
     private var responding = false
     private var expired = false
@@ -84,14 +83,15 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !expired else { return }
         var data = data
-        switch unwrapInboundIn(data) {
+        let part = unwrapInboundIn(data)
+        requests.arrived(part)
+        switch part {
         case .head(var head):
             if RequestIDMiddleware.acceptedID(head.headerFields[.xRequestID]) == nil {
                 head.headerFields[.xRequestID] = RequestIDMiddleware.generatedID()
                 data = wrapInboundOut(.head(head))
             }
             reading = head
-            unanswered += 1
             declaredLength = head.headerFields[.contentLength].flatMap { Int($0) }
             let now = NIODeadline.now()
             let bodyDeadline = now + timeout.bodyAllowance(length: declaredLength)
@@ -122,9 +122,9 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
             break
         case .end:
             responding = false
-            unanswered = max(0, unanswered - 1)
+            requests.answered()
             // Every request read is answered: the next one's head has the timeout to arrive.
-            if unanswered == 0, reading == nil { arm(context) }
+            if requests.unanswered == 0, !requests.isReading { arm(context) }
         }
         context.write(data, promise: promise)
     }
@@ -171,7 +171,7 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
             context.close(promise: nil)
             return
         }
-        if !responding, unanswered == 1 {
+        if !responding, requests.unanswered == 1 {
             let stalled = bodyDeadline.map { $0 > .now() } ?? false
             let error = timeout.bodyError(length: declaredLength, stalled: stalled)
             let answer = EarlyAnswer(
