@@ -39,6 +39,7 @@ public func buildRouter(_ state: ServiceState, logger: Logger) -> Router<Service
     router.add(middleware: RequestMetricsMiddleware(registry: state.metrics))
     state.configuration.browserOrigins.addMiddleware(to: router)
     router.add(middleware: ExpectContinueMiddleware())
+    router.add(middleware: ResponseCompressionMiddleware())
     // Errors outside every API's own group (an unknown path) in CloudKit's shape.
     router.add(middleware: ErrorRenderingMiddleware(.cloudKit))
 
