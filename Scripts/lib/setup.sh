@@ -5,15 +5,17 @@ shop_as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }
 
-# The C libraries the package links: SQLite (GRDB) and libedit (the REPL).
+# The C libraries the package links: SQLite (GRDB), libedit (the REPL) and zlib (gzip in
+# async-http-client and the service).
 shop_install_system_packages() {
     local missing=()
     [ -f /usr/include/sqlite3.h ] || missing+=(libsqlite3-dev)
     [ -f /usr/include/histedit.h ] || missing+=(libedit-dev)
+    [ -f /usr/include/zlib.h ] || missing+=(zlib1g-dev)
     [ ${#missing[@]} -eq 0 ] && return 0
     echo "setup: installing ${missing[*]}" >&2
     shop_as_root apt-get update
-    DEBIAN_FRONTEND=noninteractive shop_as_root apt-get install -y libedit-dev libsqlite3-dev
+    DEBIAN_FRONTEND=noninteractive shop_as_root apt-get install -y "${missing[@]}"
 }
 
 # The virtualenv the Python test helpers live in (.venv-test). Stock Debian and Ubuntu refuse
