@@ -73,14 +73,18 @@ func buildWebSocketRouter(_ state: ServiceState) -> Router<ServiceRequestContext
 }
 
 /// A group of data routes under `path`: errors rendered in `rendering`'s shape, the body limit,
-/// the credential resolved, the database resolved and a place for a large request, in that order
-/// (so a request that is refused never waits for a place, nor keeps another waiting).
+/// the credential resolved, a gzip body decompressed, the database resolved and a place for a
+/// large request, in that order (so a request that is refused never waits for a place, nor
+/// keeps another waiting).
 func dataGroup(
     _ router: Router<ServiceRequestContext>, _ path: RouterPath, state: ServiceState,
     rendering: ErrorRendering, target: DatabaseMiddleware.Target
 ) -> RouterGroup<ServiceRequestContext> {
-    routeGroup(router, path, state: state, rendering: rendering, target: target, bodyLimit: BodyLimitMiddleware(limit: state.configuration.maximumBodySize))
-        .add(middleware: LargeRequestMiddleware(places: state.largeRequests))
+    routeGroup(
+        router, path, state: state, rendering: rendering, target: target, bodyLimit: BodyLimitMiddleware(limit: state.configuration.maximumBodySize),
+        decompression: RequestDecompressionMiddleware(decompresses: true)
+    )
+    .add(middleware: LargeRequestMiddleware(places: state.largeRequests))
 }
 
 /// The group of the asset upload URLs, as a CloudKit ``dataGroup(_:_:state:rendering:target:)``
@@ -91,18 +95,21 @@ func uploadGroup(_ router: Router<ServiceRequestContext>, state: ServiceState) -
     let configuration = state.configuration
     return routeGroup(
         router, databasePath, state: state, rendering: .cloudKit, target: .path(container: configuration.container),
-        bodyLimit: .upload(limit: configuration.maximumUploadSize, bufferedLimit: configuration.maximumBodySize))
+        bodyLimit: .upload(limit: configuration.maximumUploadSize, bufferedLimit: configuration.maximumBodySize),
+        decompression: RequestDecompressionMiddleware(decompresses: false))
 }
 
-/// A group under `path` with errors in `rendering`'s shape, `bodyLimit`, the credential and the
-/// database resolved.
+/// A group under `path` with errors in `rendering`'s shape, `bodyLimit`, the credential resolved,
+/// the body's coding read by `decompression` and the database resolved.
 private func routeGroup(
     _ router: Router<ServiceRequestContext>, _ path: RouterPath, state: ServiceState,
-    rendering: ErrorRendering, target: DatabaseMiddleware.Target, bodyLimit: BodyLimitMiddleware
+    rendering: ErrorRendering, target: DatabaseMiddleware.Target, bodyLimit: BodyLimitMiddleware,
+    decompression: RequestDecompressionMiddleware
 ) -> RouterGroup<ServiceRequestContext> {
     router.group(path)
         .add(middleware: ErrorRenderingMiddleware(rendering))
         .add(middleware: bodyLimit)
         .add(middleware: state.credentials)
+        .add(middleware: decompression)
         .add(middleware: DatabaseMiddleware(registry: state.databases, target: target))
 }

@@ -212,19 +212,38 @@ import Testing
         }
     }
 
+    /// The paths of `count` upload URLs for `Photos.image`.
+    static func uploadPaths(_ client: some TestClientProtocol, token: String, count: Int) async throws -> [String] {
+        let request = Array(repeating: #"{"recordType": "Photos", "fieldName": "image"}"#, count: count).joined(separator: ", ")
+        let tokens = try Self.json(try await client.send(.post, Self.database + "assets/upload", token: token, json: #"{"tokens": [\#(request)]}"#))
+        return (tokens["tokens"]?.arrayValue ?? []).compactMap { entry -> String? in
+            guard case .string(let url)? = entry["url"] else { return nil }
+            return url.firstRange(of: "/database/").map { String(url[$0.lowerBound...]) }
+        }
+    }
+
+    @Test func anUploadIsTakenAsItIsAndOneInAContentEncodingIsRefusedSayingSo() async throws {
+        let fixture = try ServiceFixture()
+        try await fixture.test { client in
+            let path = try #require(try await Self.uploadPaths(client, token: fixture.adminToken, count: 1).first)
+            let encoded = try await client.execute(
+                uri: path, method: .post, headers: [.authorization: "Bearer " + fixture.adminToken, .contentEncoding: "gzip"],
+                body: ByteBuffer(string: "picture bytes"))
+            #expect(encoded.status == .unsupportedMediaType && encoded.headers[.acceptEncoding] == "identity")
+            #expect(encoded.text.contains("Content-Encoding 'gzip' is not one this service reads; send the file as it is"))
+            // The refused upload used no token: the same URL takes the file as it is.
+            let plain = try await client.execute(
+                uri: path, method: .post, headers: [.authorization: "Bearer " + fixture.adminToken], body: ByteBuffer(string: "picture bytes"))
+            #expect(plain.status == .ok, "\(plain.text)")
+        }
+    }
+
     @Test func anUploadWaitsInAFileOfTheDataFolderAndATokenIsGoodForOneUpload() async throws {
         let fixture = try ServiceFixture { $0.maximumUploadSize = 1024 }
         let token = fixture.adminToken
         let uploads = fixture.folder.appendingPathComponent("uploads").path
         try await fixture.test { client in
-            let tokens = try Self.json(
-                try await client.send(
-                    .post, Self.database + "assets/upload", token: token,
-                    json: #"{"tokens": [{"recordType": "Photos", "fieldName": "image"}, {"recordType": "Photos", "fieldName": "image"}]}"#))
-            let paths = (tokens["tokens"]?.arrayValue ?? []).compactMap { entry -> String? in
-                guard case .string(let url)? = entry["url"] else { return nil }
-                return url.firstRange(of: "/database/").map { String(url[$0.lowerBound...]) }
-            }
+            let paths = try await Self.uploadPaths(client, token: token, count: 2)
             try #require(paths.count == 2)
             let content = String(repeating: "0123456789", count: 100)
             let uploaded = try await client.execute(

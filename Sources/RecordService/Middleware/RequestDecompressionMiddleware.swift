@@ -1,0 +1,60 @@
+import CompressNIO
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// Reads a request body sent with `Content-Encoding: gzip` (or `x-gzip`), so a client may
+/// compress a large batch or import as it may ask for compressed answers
+/// (``ResponseCompressionMiddleware``): the route reads the body decompressed, and the body
+/// limit holds for it decompressed too, so a small body that inflates past the limit is refused
+/// with 413 instead of filling memory. A body that is not gzip is refused with 400 saying so,
+/// and any other coding (`br`, `deflate`, several) with 415 naming it and, as HTTP says, an
+/// `Accept-Encoding: gzip` header; before this, each read as a body that "is not JSON".
+///
+/// It runs after the credential, whose signature (a server-to-server key's) covers the body
+/// as sent. An asset's upload URL, whose route streams the body to a file, takes no coding.
+struct RequestDecompressionMiddleware: RouterMiddleware {
+    typealias Context = ServiceRequestContext
+
+    /// Whether the routes behind it read their bodies whole, so a gzip body can be decompressed
+    /// for them (not an upload URL's streamed body).
+    let decompresses: Bool
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let coding = Self.coding(of: request) else { return try await next(request, context) }
+        guard decompresses, coding == "gzip" || coding == "x-gzip" else {
+            let accepted = decompresses ? "send the body gzipped (Content-Encoding: gzip) or as it is" : "send the file as it is"
+            throw ServiceError(
+                .unsupportedMediaType, code: .badRequest, "the request body's Content-Encoding '\(coding)' is not one this service reads; \(accepted)",
+                headers: [.acceptEncoding: decompresses ? "gzip" : "identity"])
+        }
+        var compressed = try await request.body.collect(upTo: context.maxUploadSize)
+        let tooLarge = ServiceError(
+            .contentTooLarge, code: .quotaExceeded,
+            "the request body is more than \(context.maxUploadSize) bytes once decompressed; this service accepts at most that per request")
+        let plain: ByteBuffer
+        do {
+            // The library stops past `maxSize` only at its buffers' rounded-up capacities.
+            plain = try compressed.decompress(with: .gzip(), maxSize: context.maxUploadSize)
+        } catch let error as CompressNIOError where error == .bufferOverflow {
+            throw tooLarge
+        } catch {
+            throw ServiceError(.badRequest, code: .badRequest, "the request body is not gzip, as its Content-Encoding says; send it gzipped or drop the header")
+        }
+        guard plain.readableBytes <= context.maxUploadSize else { throw tooLarge }
+        var head = request.head
+        head.headerFields[.contentEncoding] = nil
+        head.headerFields[.contentLength] = String(plain.readableBytes)
+        return try await next(Request(head: head, body: RequestBody(buffer: plain)), context)
+    }
+
+    /// The request body's coding, lowercased, or `nil` when it has none (or `identity`).
+    static func coding(of request: Request) -> String? {
+        let codings = request.headers[values: .contentEncoding].flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            .filter { !$0.isEmpty && $0 != "identity" }
+        guard !codings.isEmpty else { return nil }
+        return codings.joined(separator: ", ")
+    }
+}
