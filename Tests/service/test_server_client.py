@@ -592,6 +592,24 @@ def test_a_guarded_write_with_a_stale_change_tag_changes_nothing(fresh_server):
     assert server_state(fresh_server, LIST_ITEMS)["Lists"] == [{"name": "Tools", "Items": [{"name": "nails"}]}]
 
 
+def test_the_client_asks_for_gzip_and_prints_a_compressed_listing_as_a_file_does(fresh_server, tmp_path):
+    asked = []
+    proxy = proxy_to(fresh_server, lambda request, connection: asked.append(header(request, "Accept-Encoding")) or "pass")
+    commands = ["-e", "list add Big", *[arg for n in range(40) for arg in ("-e", f"item add Big 'thing {n:02}'")], "-e", "items Big"]
+    try:
+        served = remote(fresh_server, *commands, url=proxy.url)
+    finally:
+        proxy.close()
+    local = run_shop("--db", str(tmp_path / "local.sqlite"), *commands)
+    assert served.returncode == 0, served.stderr
+    assert served.stdout == local.stdout and served.stdout.count("\nthing ") == 40
+    assert asked and set(asked) == {"gzip"}
+    # The listing's answer is past the size the server compresses from.
+    listing = httpx.post(fresh_server.url + "/graphql", headers={"Authorization": f"Bearer {fresh_server.token}", "Accept-Encoding": "gzip"},
+                         json={"query": "{ Items(sort: [{name: ASC}]) { recordName name list { recordName } } }"})
+    assert listing.headers.get("content-encoding") == "gzip"
+
+
 def test_lists_and_items_past_the_servers_response_limit_print_what_a_file_prints(fresh_server, tmp_path):
     """A server answers at most 10,000 records at once: `lists` and `items LIST` page through
     more, as a file lists them all."""
