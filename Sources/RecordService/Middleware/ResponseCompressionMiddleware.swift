@@ -5,7 +5,7 @@ import Hummingbird
 import NIOCore
 
 /// Compresses an answer with gzip when the request accepts it (`Accept-Encoding`), as CloudKit's
-/// servers and web servers do: a page of 50 records in CloudKit's JSON is about 24 KB, a fifth
+/// servers do: a page of 50 records in CloudKit's JSON is about 24 KB, a tenth
 /// of that compressed. Answers in JSON, YAML or text of at least ``minimumLength`` bytes whose
 /// length is known are compressed (at zlib's fastest level), and kept as they are when that
 /// would not make them smaller; streams (server-sent events, asset downloads) and answers to
