@@ -44,7 +44,8 @@ public func buildRouter(_ state: ServiceState, logger: Logger) -> Router<Service
     router.add(middleware: ErrorRenderingMiddleware(.cloudKit))
 
     OperationsController(state: state).addRoutes(to: router)
-    LoginController(users: state.users, tokens: state.tokens, throttle: state.logins).addRoutes(to: router)
+    LoginController(users: state.users, tokens: state.tokens, throttle: state.logins)
+        .addRoutes(to: router.group().add(middleware: RequestDecompressionMiddleware(decompresses: false)))
 
     let graphQL = GraphQLController(writes: state.writes, credentials: state.credentials)
     graphQL.addRoutes(to: dataGroup(router, "", state: state, rendering: .graphQL, target: .fixed(.developmentPublic)))

@@ -20,7 +20,7 @@ struct LoginController {
     /// The largest login body read.
     static let maximumBodySize = 4096
 
-    func addRoutes(to router: Router<ServiceRequestContext>) {
+    func addRoutes(to router: some RouterMethods<ServiceRequestContext>) {
         router.post("auth/login") { request, context in try await self.login(request, context: context) }
     }
 

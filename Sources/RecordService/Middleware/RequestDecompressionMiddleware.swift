@@ -13,18 +13,20 @@ import NIOCore
 /// `Accept-Encoding: gzip` header; before this, each read as a body that "is not JSON".
 ///
 /// It runs after the credential, whose signature (a server-to-server key's) covers the body
-/// as sent. An asset's upload URL, whose route streams the body to a file, takes no coding.
+/// as sent, so only a client with a credential makes the service inflate anything. An asset's
+/// upload URL, whose route streams the body to a file, and the login, which has no credential
+/// yet, take no coding.
 struct RequestDecompressionMiddleware: RouterMiddleware {
     typealias Context = ServiceRequestContext
 
-    /// Whether the routes behind it read their bodies whole, so a gzip body can be decompressed
-    /// for them (not an upload URL's streamed body).
+    /// Whether a gzip body is decompressed for the routes behind it (not for an upload URL's
+    /// streamed body, nor for a login, which any client may send).
     let decompresses: Bool
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let coding = Self.coding(of: request) else { return try await next(request, context) }
         guard decompresses, coding == "gzip" || coding == "x-gzip" else {
-            let accepted = decompresses ? "send the body gzipped (Content-Encoding: gzip) or as it is" : "send the file as it is"
+            let accepted = decompresses ? "send the body gzipped (Content-Encoding: gzip) or as it is" : "send the body as it is"
             throw ServiceError(
                 .unsupportedMediaType, code: .badRequest, "the request body's Content-Encoding '\(coding)' is not one this service reads; \(accepted)",
                 headers: [.acceptEncoding: decompresses ? "gzip" : "identity"])

@@ -68,6 +68,11 @@ struct LoginRouteTests {
         try await fixture.test { client in
             let answer = try await client.send(.post, "/auth/login", token: nil, json: #"{"user": "ann"}"#)
             #expect(answer.status == .badRequest)
+            // A client without a credential makes the service inflate nothing.
+            let coded = try await client.send(
+                .post, "/auth/login", token: nil, headers: [.contentEncoding: "gzip"], json: Self.login("ann", Self.password))
+            #expect(coded.status == .unsupportedMediaType && coded.headers[.acceptEncoding] == "identity")
+            #expect(coded.text.contains("Content-Encoding 'gzip' is not one this service reads; send the body as it is"))
         }
     }
 }

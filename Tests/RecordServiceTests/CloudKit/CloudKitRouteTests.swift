@@ -230,7 +230,7 @@ import Testing
                 uri: path, method: .post, headers: [.authorization: "Bearer " + fixture.adminToken, .contentEncoding: "gzip"],
                 body: ByteBuffer(string: "picture bytes"))
             #expect(encoded.status == .unsupportedMediaType && encoded.headers[.acceptEncoding] == "identity")
-            #expect(encoded.text.contains("Content-Encoding 'gzip' is not one this service reads; send the file as it is"))
+            #expect(encoded.text.contains("Content-Encoding 'gzip' is not one this service reads; send the body as it is"))
             // The refused upload used no token: the same URL takes the file as it is.
             let plain = try await client.execute(
                 uri: path, method: .post, headers: [.authorization: "Bearer " + fixture.adminToken], body: ByteBuffer(string: "picture bytes"))
