@@ -713,6 +713,22 @@ def test_an_https_server_is_reached_through_tls_trusting_the_authority_ssl_cert_
         proxy.close()
 
 
+def test_plain_http_to_a_tls_port_that_hangs_up_is_told_at_once_to_use_https(fresh_server):
+    # A TLS-only port (Python's ssl, as OpenSSL servers do) hangs up on plain HTTP without a word:
+    # without the check that follows the first dropped connection, that was 30 s of retries.
+    proxy = TLSProxy(*fresh_server.url.removeprefix("http://").split(":"))
+    try:
+        plain = proxy.url.replace("https://", "http://")
+        started = time.monotonic()
+        run = remote(fresh_server, "-e", "lists", url=plain)
+        assert run.returncode == 1
+        assert run.stderr == (f"error: internalError: the server at {plain} hung up without answering: it speaks TLS there; "
+                              f"use {proxy.url}\n"), run.stderr
+        assert time.monotonic() - started < 10
+    finally:
+        proxy.close()
+
+
 def test_plain_http_to_a_tls_server_says_what_it_answered_and_to_use_https():
     # What Go's TLS servers (Caddy among them) answer to a request in plain HTTP, before closing.
     refusal = b"HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n"

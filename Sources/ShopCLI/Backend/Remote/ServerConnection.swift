@@ -105,6 +105,11 @@ final class ServerConnection {
                     .internalError,
                     "cannot reach the server at \(settings.url) (\(failure.account)); check that shop serve is running there and that the URL is right")
             }
+            if failure == .dropped, !hasAnswered, attempt == 1, let secure = settings.secureURL, await speaksTLS(at: secure) {
+                throw RecordError(
+                    .internalError,
+                    "the server at \(settings.url) hung up without answering: it speaks TLS there; use \(secure)")
+            }
             guard failure.isRetryable else {
                 throw RecordError(
                     .internalError,
@@ -146,6 +151,19 @@ final class ServerConnection {
         } catch {
             if interruption.isRequested { throw Abandoned() }
             throw error
+        }
+    }
+
+    /// Whether the server answers `url` (the https:// form of the http:// URL that was hung up
+    /// on) over TLS, as a TLS-only port hangs up on plain HTTP: any answer there, or a refusal
+    /// of its certificate, says it does. Asked once, when the first request's connection drops.
+    private func speaksTLS(at url: String) async -> Bool {
+        guard let probe = try? HTTPClient.Request(url: url + "/health", method: .GET) else { return false }
+        do {
+            _ = try await client.execute(request: probe, deadline: .now() + .seconds(3)).get()
+            return true
+        } catch {
+            return String(describing: error).contains("CERTIFICATE")
         }
     }
 

@@ -22,6 +22,13 @@ struct ServerSettings: Equatable {
     /// The container `shop serve` answers for unless told otherwise.
     static let container = "iCloud.shop"
 
+    /// The https:// form of an http:// URL (`https://127.0.0.1:8080`), `nil` for one that is
+    /// https:// already.
+    var secureURL: String? {
+        guard url.lowercased().hasPrefix("http://") else { return nil }
+        return "https://" + url.dropFirst("http://".count)
+    }
+
     /// The URL of the database's `endpoint` (`graphql`, `transactions/ID`, `schema`).
     func endpoint(_ path: String) -> String {
         "\(url)/database/1/\(Self.container)/development/\(database)/\(path)"
