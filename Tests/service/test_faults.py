@@ -116,10 +116,10 @@ def test_a_later_request_head_that_is_not_http_is_answered_like_the_first_and_lo
 
 def test_a_pipelined_head_that_is_not_http_is_answered_after_the_requests_before_it(server):
     oversized = b"GET /health HTTP/1.1\r\nX-Padding: " + b"a" * (90 * 1024) + b"\r\n\r\n"
-    for bad, reason in [(b"NOT HTTP AT ALL\r\n\r\n", "(invalid HTTP method)"), (oversized, "headers pass 80 KiB")]:
+    for bad, status, reason in [(b"NOT HTTP AT ALL\r\n\r\n", 400, "(invalid HTTP method)"), (oversized, 431, "headers pass 80 KiB")]:
         request = b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
         answers = split_answers(raw(server, request + request + bad))
-        assert [status for status, _, _ in answers] == [200, 200, 400]
+        assert [status for status, _, _ in answers] == [200, 200, status]
         assert [json.loads(body).get("status") for _, _, body in answers[:2]] == ["ok", "ok"]
         assert reason in json.loads(answers[2][2])["reason"]
     assert_still_answering(server)
@@ -257,10 +257,10 @@ def test_an_oversized_chunked_body_is_refused_once_past_the_limit(server, admin_
     assert_still_answering(server)
 
 
-def test_oversized_headers_are_a_bad_request(server):
+def test_oversized_headers_are_refused_with_431(server):
     request = b"GET /health HTTP/1.1\r\nHost: x\r\nX-Padding: " + b"p" * (100 * 1024) + b"\r\n\r\n"
     response = raw(server, request)
-    assert status_of(response) == 400
+    assert status_of(response) == 431
     assert reason_of(response).startswith("the request's headers pass 80 KiB; send fewer or shorter headers")
     assert_still_answering(server)
 

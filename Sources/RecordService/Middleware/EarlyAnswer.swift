@@ -26,17 +26,21 @@ struct EarlyAnswer {
         ]
     }
 
-    /// The 400 for a request head the HTTP parser could not read: what it could not read, and
-    /// what a request must look like.
+    /// The answer to a request head the HTTP parser could not read: 431 for headers past the
+    /// parser's limit (RFC 6585), 400 for anything else, saying what could not be read and what a
+    /// request must look like.
     init(unreadableHead error: HTTPParserError) {
-        let reason =
+        let (status, reason): (HTTPResponse.Status, String) =
             switch error {
-            case .headerOverflow: "the request's headers pass 80 KiB; send fewer or shorter headers"
+            case .headerOverflow: (.requestHeaderFieldsTooLarge, "the request's headers pass 80 KiB; send fewer or shorter headers")
             default:
-                "the request is not HTTP/1.1 (\(error.debugDescription)); send a request line (METHOD PATH HTTP/1.1), "
-                    + "then header lines (NAME: VALUE), then an empty line"
+                (
+                    .badRequest,
+                    "the request is not HTTP/1.1 (\(error.debugDescription)); send a request line (METHOD PATH HTTP/1.1), "
+                        + "then header lines (NAME: VALUE), then an empty line"
+                )
             }
-        self.init(ServiceError(.badRequest, code: .badRequest, reason + " (the connection was closed)"))
+        self.init(ServiceError(status, code: .badRequest, reason + " (the connection was closed)"))
     }
 
     /// The answer as the parts of an HTTP response (swift-http-types' form).
