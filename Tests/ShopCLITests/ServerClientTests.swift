@@ -19,13 +19,13 @@ import Testing
         #expect(fromEnvironment.url == "http://127.0.0.1:9000")
         #expect(fromEnvironment.token == "from-env")
         #expect(fromEnvironment.endpoint("graphql") == "http://127.0.0.1:9000/database/1/iCloud.shop/development/public/graphql")
-        #expect(fromEnvironment.secureURL == "https://127.0.0.1:9000")
+        #expect(!fromEnvironment.isSecure && fromEnvironment.otherSchemeURL == "https://127.0.0.1:9000")
         let fromOption = try #require(
             try ServerSettings.resolve(server: "https://shop.example:8443", token: "from-flag", database: "private", environment: environment))
         #expect(fromOption.url == "https://shop.example:8443")
         #expect(fromOption.token == "from-flag")
         #expect(fromOption.endpoint("schema").hasSuffix("/development/private/schema"))
-        #expect(fromOption.secureURL == nil)
+        #expect(fromOption.isSecure && fromOption.otherSchemeURL == "http://shop.example:8443")
     }
 
     @Test func theTokenFileIsReadWhenNoTokenIsGiven() throws {

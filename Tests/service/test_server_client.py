@@ -729,6 +729,13 @@ def test_plain_http_to_a_tls_port_that_hangs_up_is_told_at_once_to_use_https(fre
         proxy.close()
 
 
+def test_https_to_a_plain_http_port_is_told_at_once_to_use_http(fresh_server):
+    secure = fresh_server.url.replace("http://", "https://")
+    run = remote(fresh_server, "-e", "lists", url=secure)
+    assert run.returncode == 1
+    assert run.stderr == f"error: internalError: the server at {secure} does not speak TLS there; use {fresh_server.url}\n", run.stderr
+
+
 def test_plain_http_to_a_tls_server_says_what_it_answered_and_to_use_https():
     # What Go's TLS servers (Caddy among them) answer to a request in plain HTTP, before closing.
     refusal = b"HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n"

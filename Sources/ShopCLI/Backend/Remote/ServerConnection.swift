@@ -105,12 +105,15 @@ final class ServerConnection {
                     .internalError,
                     "cannot reach the server at \(settings.url) (\(failure.account)); check that shop serve is running there and that the URL is right")
             }
-            if failure == .dropped, !hasAnswered, attempt == 1, let secure = settings.secureURL, await speaksTLS(at: secure) {
+            if failure == .dropped, !hasAnswered, attempt == 1, !settings.isSecure, await speaksTLS(at: settings.otherSchemeURL) {
                 throw RecordError(
                     .internalError,
-                    "the server at \(settings.url) hung up without answering: it speaks TLS there; use \(secure)")
+                    "the server at \(settings.url) hung up without answering: it speaks TLS there; use \(settings.otherSchemeURL)")
             }
             guard failure.isRetryable else {
+                if failure == .tls(TransportFailure.notTLS) {
+                    throw RecordError(.internalError, "the server at \(settings.url) does not speak TLS there; use \(settings.otherSchemeURL)")
+                }
                 throw RecordError(
                     .internalError,
                     "cannot talk to the server at \(settings.url): \(failure.account); check the URL's scheme and the server's "

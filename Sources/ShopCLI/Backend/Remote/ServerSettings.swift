@@ -22,11 +22,13 @@ struct ServerSettings: Equatable {
     /// The container `shop serve` answers for unless told otherwise.
     static let container = "iCloud.shop"
 
-    /// The https:// form of an http:// URL (`https://127.0.0.1:8080`), `nil` for one that is
-    /// https:// already.
-    var secureURL: String? {
-        guard url.lowercased().hasPrefix("http://") else { return nil }
-        return "https://" + url.dropFirst("http://".count)
+    /// Whether the URL is https://.
+    var isSecure: Bool { url.lowercased().hasPrefix("https://") }
+
+    /// The URL with the other scheme, https:// for http:// and http:// for https://: the one to
+    /// use when the server turns out to speak the other.
+    var otherSchemeURL: String {
+        isSecure ? "http://" + url.dropFirst("https://".count) : "https://" + url.dropFirst("http://".count)
     }
 
     /// The URL of the database's `endpoint` (`graphql`, `transactions/ID`, `schema`).

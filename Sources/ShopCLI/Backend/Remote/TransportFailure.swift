@@ -46,7 +46,7 @@ enum TransportFailure: Equatable {
     /// locations in its own source that it appends.
     static func tlsReason(_ text: String) -> String {
         if text.contains("CERTIFICATE_VERIFY_FAILED") { return "the server's certificate is not signed by an authority this client trusts" }
-        if text.contains("WRONG_VERSION_NUMBER") { return "the server does not speak TLS there" }
+        if text.contains("WRONG_VERSION_NUMBER") { return notTLS }
         var reason = text
         while let location = reason.range(of: " at /") {
             let end = reason[location.upperBound...].firstIndex { $0 == "]" || $0 == ")" } ?? reason.endIndex
@@ -76,6 +76,9 @@ enum TransportFailure: Equatable {
         default: nil
         }
     }
+
+    /// The reason of a TLS failure against a server that answers in plain HTTP.
+    static let notTLS = "the server does not speak TLS there"
 
     /// Whether sending again can help.
     var isRetryable: Bool {
