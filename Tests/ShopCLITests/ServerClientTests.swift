@@ -19,13 +19,13 @@ import Testing
         #expect(fromEnvironment.url == "http://127.0.0.1:9000")
         #expect(fromEnvironment.token == "from-env")
         #expect(fromEnvironment.endpoint("graphql") == "http://127.0.0.1:9000/database/1/iCloud.shop/development/public/graphql")
-        #expect(!fromEnvironment.isSecure && fromEnvironment.otherSchemeURL == "https://127.0.0.1:9000")
+        #expect(!ServerSettings.isSecure(fromEnvironment.url) && ServerSettings.otherScheme(of: fromEnvironment.url) == "https://127.0.0.1:9000")
         let fromOption = try #require(
             try ServerSettings.resolve(server: "https://shop.example:8443", token: "from-flag", database: "private", environment: environment))
         #expect(fromOption.url == "https://shop.example:8443")
         #expect(fromOption.token == "from-flag")
         #expect(fromOption.endpoint("schema").hasSuffix("/development/private/schema"))
-        #expect(fromOption.isSecure && fromOption.otherSchemeURL == "http://shop.example:8443")
+        #expect(ServerSettings.isSecure(fromOption.url) && ServerSettings.otherScheme(of: fromOption.url) == "http://shop.example:8443")
     }
 
     @Test func theTokenFileIsReadWhenNoTokenIsGiven() throws {
@@ -173,13 +173,13 @@ import Testing
         // Go's (and Caddy's) answer to plain HTTP on a TLS port; nginx's page.
         #expect(
             message(400, "Client sent an HTTP request to an HTTPS server.\n")
-                == "the server at http://h:8443 answered 400 (Client sent an HTTP request to an HTTPS server.); use an https:// URL")
+                == "the server at http://h:8443 answered 400 (Client sent an HTTP request to an HTTPS server.); use https://h:8443")
         let nginx = "<html>\r\n<head><title>400 The plain HTTP request was sent to HTTPS port</title></head>\r\n<body></body></html>"
-        #expect(message(400, nginx) == "the server at http://h:8443 answered 400 (400 The plain HTTP request was sent to HTTPS port); use an https:// URL")
-        #expect(message(500, "\n  upstream\tfailed \u{7}here\n second line") == "the server at http://h:8443 answered 500 (upstream failed here)")
-        #expect(message(400, "see https docs", url: "https://h") == "the server at https://h answered 400 (see https docs)")
+        #expect(message(400, nginx) == "the server at http://h:8443 answered 400 (400 The plain HTTP request was sent to HTTPS port); use https://h:8443")
+        #expect(message(500, "\n  upstream\tfailed \u{7}here\n second line") == "the server at http://h:8443 answered 500 (upstream failed here); see its log")
+        #expect(message(400, "see https docs", url: "https://h") == "the server at https://h answered 400 (see https docs); see its log")
         let long = message(500, String(repeating: "x", count: 500))
-        #expect(long.hasSuffix(String(repeating: "x", count: ServerErrors.gistLength - 1) + "…)"))
+        #expect(long.hasSuffix(String(repeating: "x", count: ServerErrors.gistLength - 1) + "…); see its log"))
         // Nothing to tell: no body, a page with no title, bytes that are not text.
         for body in [Data(), Data("<html><body>oops</body></html>".utf8), Data([0xFF, 0xFE, 0x00])] {
             let error = ServerErrors.error(of: ServerResponse(status: 500, body: body, isReplay: false), url: "http://h")

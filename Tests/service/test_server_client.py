@@ -752,7 +752,7 @@ def test_plain_http_to_a_tls_server_says_what_it_answered_and_to_use_https():
         server.shutdown()
     assert run.returncode == 1
     assert run.stderr == (f"error: internalError: the server at {url} answered 400 (Client sent an HTTP request to an "
-                          "HTTPS server.); use an https:// URL\n"), run.stderr
+                          f"HTTPS server.); use {url.replace('http://', 'https://')}\n"), run.stderr
 
 
 def test_an_ssl_cert_file_that_holds_no_certificate_is_named_before_any_request(fresh_server, tmp_path):

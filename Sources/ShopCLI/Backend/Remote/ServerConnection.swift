@@ -105,14 +105,13 @@ final class ServerConnection {
                     .internalError,
                     "cannot reach the server at \(settings.url) (\(failure.account)); check that shop serve is running there and that the URL is right")
             }
-            if failure == .dropped, !hasAnswered, attempt == 1, !settings.isSecure, await speaksTLS(at: settings.otherSchemeURL) {
-                throw RecordError(
-                    .internalError,
-                    "the server at \(settings.url) hung up without answering: it speaks TLS there; use \(settings.otherSchemeURL)")
+            let otherScheme = ServerSettings.otherScheme(of: settings.url)
+            if failure == .dropped, !hasAnswered, attempt == 1, !ServerSettings.isSecure(settings.url), await speaksTLS(at: otherScheme) {
+                throw RecordError(.internalError, "the server at \(settings.url) hung up without answering: it speaks TLS there; use \(otherScheme)")
             }
             guard failure.isRetryable else {
                 if failure == .tls(TransportFailure.notTLS) {
-                    throw RecordError(.internalError, "the server at \(settings.url) does not speak TLS there; use \(settings.otherSchemeURL)")
+                    throw RecordError(.internalError, "the server at \(settings.url) does not speak TLS there; use \(otherScheme)")
                 }
                 throw RecordError(
                     .internalError,
@@ -158,15 +157,17 @@ final class ServerConnection {
     }
 
     /// Whether the server answers `url` (the https:// form of the http:// URL that was hung up
-    /// on) over TLS, as a TLS-only port hangs up on plain HTTP: any answer there, or a refusal
-    /// of its certificate, says it does. Asked once, when the first request's connection drops.
+    /// on) over TLS, as a TLS-only port hangs up on plain HTTP: any answer there, or a TLS
+    /// failure other than a plain-HTTP answer (a certificate refused), says it does. Asked once,
+    /// when the first request's connection drops.
     private func speaksTLS(at url: String) async -> Bool {
         guard let probe = try? HTTPClient.Request(url: url + "/health", method: .GET) else { return false }
         do {
             _ = try await client.execute(request: probe, deadline: .now() + .seconds(3)).get()
             return true
         } catch {
-            return String(describing: error).contains("CERTIFICATE")
+            if case .tls(let reason) = TransportFailure(error) { return reason != TransportFailure.notTLS }
+            return false
         }
     }
 

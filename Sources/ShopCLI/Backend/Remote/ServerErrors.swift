@@ -96,8 +96,10 @@ enum ServerErrors {
                     return RecordError(.internalError, "the server at \(url) answered \(response.status) without saying why; see its log")
                 }
                 // Another server's page (a proxy's, or a TLS server's answer to plain HTTP).
-                let https = url.hasPrefix("http://") && gist.localizedCaseInsensitiveContains("https") ? "; use an https:// URL" : ""
-                return RecordError(.internalError, "the server at \(url) answered \(response.status) (\(gist))\(https)")
+                let remedy =
+                    !ServerSettings.isSecure(url) && gist.localizedCaseInsensitiveContains("https")
+                    ? "use \(ServerSettings.otherScheme(of: url))" : "see its log"
+                return RecordError(.internalError, "the server at \(url) answered \(response.status) (\(gist)); \(remedy)")
             }
             return RecordError(serverCode.map(cloudKitCode) ?? .internalError, reason)
         }

@@ -22,13 +22,15 @@ struct ServerSettings: Equatable {
     /// The container `shop serve` answers for unless told otherwise.
     static let container = "iCloud.shop"
 
-    /// Whether the URL is https://.
-    var isSecure: Bool { url.lowercased().hasPrefix("https://") }
+    /// Whether `url` is https://.
+    static func isSecure(_ url: String) -> Bool {
+        url.lowercased().hasPrefix("https://")
+    }
 
-    /// The URL with the other scheme, https:// for http:// and http:// for https://: the one to
+    /// `url` with the other scheme, https:// for http:// and http:// for https://: the one to
     /// use when the server turns out to speak the other.
-    var otherSchemeURL: String {
-        isSecure ? "http://" + url.dropFirst("https://".count) : "https://" + url.dropFirst("http://".count)
+    static func otherScheme(of url: String) -> String {
+        isSecure(url) ? "http://" + url.dropFirst("https://".count) : "https://" + url.dropFirst("http://".count)
     }
 
     /// The URL of the database's `endpoint` (`graphql`, `transactions/ID`, `schema`).
