@@ -32,23 +32,27 @@ struct RequestDecompressionMiddleware: RouterMiddleware {
                 headers: [.acceptEncoding: decompresses ? "gzip" : "identity"])
         }
         var compressed = try await request.body.collect(upTo: context.maxUploadSize)
-        let tooLarge = ServiceError(
-            .contentTooLarge, code: .quotaExceeded,
-            "the request body is more than \(context.maxUploadSize) bytes once decompressed; this service accepts at most that per request")
         let plain: ByteBuffer
         do {
-            // The library stops past `maxSize` only at its buffers' rounded-up capacities.
             plain = try compressed.decompress(with: .gzip(), maxSize: context.maxUploadSize)
         } catch let error as CompressNIOError where error == .bufferOverflow {
-            throw tooLarge
+            throw Self.tooLarge(limit: context.maxUploadSize)
         } catch {
             throw ServiceError(.badRequest, code: .badRequest, "the request body is not gzip, as its Content-Encoding says; send it gzipped or drop the header")
         }
-        guard plain.readableBytes <= context.maxUploadSize else { throw tooLarge }
+        // The library stops past `maxSize` only at its buffers' rounded-up capacities.
+        guard plain.readableBytes <= context.maxUploadSize else { throw Self.tooLarge(limit: context.maxUploadSize) }
         var head = request.head
         head.headerFields[.contentEncoding] = nil
         head.headerFields[.contentLength] = String(plain.readableBytes)
         return try await next(Request(head: head, body: RequestBody(buffer: plain)), context)
+    }
+
+    /// The 413 for a body past `limit` bytes decompressed.
+    private static func tooLarge(limit: Int) -> ServiceError {
+        ServiceError(
+            .contentTooLarge, code: .quotaExceeded,
+            "the request body is more than \(limit) bytes once decompressed; send less per request (this service accepts at most \(limit) bytes)")
     }
 
     /// The request body's coding, lowercased, or `nil` when it has none (or `identity`).
