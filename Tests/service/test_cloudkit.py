@@ -51,6 +51,16 @@ def expect_error(response, status, code):
     return error
 
 
+def expect_failed_operations(response, *codes):
+    """CloudKit answers a records/modify whose operations failed with 200 and each failure in
+    its operation's place: `codes` is each operation's serverErrorCode, None for one applied."""
+    assert response.status_code == 200, response.text
+    records = response.json()["records"]
+    assert [r.get("serverErrorCode") for r in records] == list(codes), response.text
+    assert all(r["reason"] and r["recordName"] for r in records if "serverErrorCode" in r)
+    return records
+
+
 def no_nulls(value):
     if isinstance(value, dict):
         return all(v is not None and no_nulls(v) for v in value.values())
@@ -149,24 +159,24 @@ def test_every_operation_type_with_change_tags(client, server):
     assert updated["fields"]["name"]["value"].startswith("Tools") and updated["recordChangeTag"] != tag
     stale = modify(client, server, {"operationType": "update", "record": {
         "recordName": name, "recordChangeTag": tag, "fields": {"name": {"value": unique("Lost")}}}})
-    expect_error(stale, 409, "CONFLICT")
+    expect_failed_operations(stale, "CONFLICT")
 
     forced = modify(client, server, {"operationType": "forceUpdate", "record": {
         "recordType": "Lists", "recordName": name, "fields": {"name": {"value": unique("Forced")}}}}).json()["records"][0]
     replaced = modify(client, server, {"operationType": "replace", "record": {
         "recordType": "Lists", "recordName": name, "recordChangeTag": forced["recordChangeTag"], "fields": {"name": {"value": name}}}}).json()["records"][0]
     assert replaced["fields"] == {"name": {"type": "STRING", "value": name}}
-    expect_error(modify(client, server, {"operationType": "replace", "record": {
-        "recordType": "Lists", "recordName": name, "recordChangeTag": forced["recordChangeTag"], "fields": {"name": {"value": unique("Stale")}}}}), 409, "CONFLICT")
+    expect_failed_operations(modify(client, server, {"operationType": "replace", "record": {
+        "recordType": "Lists", "recordName": name, "recordChangeTag": forced["recordChangeTag"], "fields": {"name": {"value": unique("Stale")}}}}), "CONFLICT")
     force_replaced = modify(client, server, {"operationType": "forceReplace", "record": {
         "recordType": "Lists", "recordName": name, "fields": {"name": {"value": "Again " + name}}}}).json()["records"][0]
     assert force_replaced["fields"]["name"]["value"] == "Again " + name
 
-    expect_error(modify(client, server, {"operationType": "delete", "record": {"recordName": name, "recordChangeTag": tag}}), 409, "CONFLICT")
+    expect_failed_operations(modify(client, server, {"operationType": "delete", "record": {"recordName": name, "recordChangeTag": tag}}), "CONFLICT")
     deleted = modify(client, server, {"operationType": "delete", "record": {
         "recordName": name, "recordChangeTag": force_replaced["recordChangeTag"]}}).json()["records"][0]
     assert deleted == {"recordName": name, "recordType": "Lists", "deleted": True, "zoneID": {"zoneName": "_defaultZone", "ownerRecordName": "__defaultOwner__"}}
-    expect_error(modify(client, server, {"operationType": "forceDelete", "record": {"recordName": name}}), 404, "NOT_FOUND")
+    expect_failed_operations(modify(client, server, {"operationType": "forceDelete", "record": {"recordName": name}}), "NOT_FOUND")
 
     other = unique("L")
     modify(client, server, {"operationType": "forceReplace", "record": {"recordType": "Lists", "recordName": other, "fields": {"name": {"value": unique("Other")}}}})
@@ -174,20 +184,29 @@ def test_every_operation_type_with_change_tags(client, server):
     assert gone["records"][0]["recordType"] == "Lists"
 
 
-def test_create_of_an_existing_name_is_exists_and_a_missing_target_is_412(client, server, grocery_list):
+def test_create_of_an_existing_name_is_exists_and_a_missing_target_is_validating_reference_error(client, server, grocery_list):
     list_name, _ = grocery_list
-    expect_error(modify(client, server, create("Lists", list_name, name=unique("Again"))), 409, "EXISTS")
+    expect_failed_operations(modify(client, server, create("Lists", list_name, name=unique("Again"))), "EXISTS")
     ghost = create("Items", unique("I"), name="Ghost", list={"recordName": unique("missing"), "action": "DELETE_SELF"})
-    expect_error(modify(client, server, ghost), 412, "VALIDATING_REFERENCE_ERROR")
+    expect_failed_operations(modify(client, server, ghost), "VALIDATING_REFERENCE_ERROR")
 
 
-def test_an_atomic_batch_is_all_or_nothing(client, server, grocery_list):
+def test_an_atomic_batch_is_all_or_nothing_and_answers_atomic_error_for_the_others(client, server, grocery_list):
     list_name, _ = grocery_list
-    fresh = unique("L")
-    response = modify(client, server, create("Lists", fresh, name=unique("New")), create("Lists", list_name, name=unique("Dup")))
-    expect_error(response, 409, "EXISTS")
-    lookup = post(client, server, "records/lookup", {"records": [{"recordName": fresh}]}).json()
+    fresh, kept = unique("L"), unique("L")
+    modify(client, server, create("Lists", kept, name=unique("Kept")))
+    response = modify(client, server, create("Lists", fresh, name=unique("New")), create("Lists", list_name, name=unique("Dup")),
+                      {"operationType": "forceDelete", "record": {"recordName": kept}})
+    spared, failed, undeleted = expect_failed_operations(response, "ATOMIC_ERROR", "EXISTS", "ATOMIC_ERROR")
+    assert spared["recordName"] == fresh and spared["recordType"] == "Lists"
+    assert spared["reason"].startswith(f'not applied: operations[1] ("{list_name}") failed and the batch is atomic')
+    assert failed["recordName"] == list_name and failed["recordType"] == "Lists"
+    # A deletion names no type; its result names the record's all the same.
+    assert undeleted["recordName"] == kept and undeleted["recordType"] == "Lists"
+    assert "uuid" not in response.json() and no_nulls(response.json())
+    lookup = post(client, server, "records/lookup", {"records": [{"recordName": fresh}, {"recordName": kept}]}).json()
     assert lookup["records"][0]["serverErrorCode"] == "NOT_FOUND"
+    assert lookup["records"][1]["recordType"] == "Lists" and "serverErrorCode" not in lookup["records"][1]
 
 
 def test_a_non_atomic_batch_reports_failures_in_place(client, server, grocery_list):

@@ -21,6 +21,8 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
         case internalError = "INTERNAL_ERROR"
         case tryAgainLater = "TRY_AGAIN_LATER"
         case changeTokenExpired = "CHANGE_TOKEN_EXPIRED"
+        /// An operation of an atomic batch that was not applied because another failed.
+        case atomicError = "ATOMIC_ERROR"
     }
 
     public var status: HTTPResponse.Status

@@ -144,24 +144,27 @@ public struct CloudKitController: Sendable {
         let zone = try await CloudKitZone.resolve(body["zoneID"], in: database.database)
         // The schema is the database's (every zone follows it); the records are the zone's.
         let store = CloudKitStore(database: database.database, access: access)
-        let storedTypes = try await CloudKitStore(database: zone.database, access: access).recordTypes(of: modify.untypedRecordNames)
+        let records = zone.database
+        let zoneStore = CloudKitStore(database: records, access: access)
+        let storedTypes = try await zoneStore.recordTypes(of: modify.untypedRecordNames)
         let schema = try await store.schema()
         let additions = try CloudKitSchemaGrowth.additions(for: modify.operations, storedTypes: storedTypes, schema: schema)
         if database.address.environment == .production, let refusal = CloudKitSchemaGrowth.refusal(additions) {
             throw refusal
         }
-        let records = zone.database
         let uploads = self.uploads
         let modification = try CloudKitModification(
             modify, schema: schema, additions: additions, storedTypes: storedTypes, zone: zone.zone.name,
             uploads: { uploads.content(receipt: $0) }, assetURL: try Self.assetURL(request, context: context)
         )
+        // CloudKit answers a failed operation in its place, 200; atomic, with nothing applied.
+        let answer: @Sendable ([JSONValue]) -> JSONValue = { .object(["records": .array(CloudKitZone.stamped($0, zone: zone.zone.name))]) }
+        if let refusal = modification.refusal {
+            return Self.json(answer(try await Self.typed(refusal, in: zoneStore)))
+        }
         let request = ["records/modify", body.serialized]
         let apply: @Sendable (RecordTransaction) throws -> StoredResponse = { transaction in
-            let records = try modification.apply(in: transaction)
-            return StoredResponse(
-                status: .ok, contentType: Self.contentType,
-                body: JSONValue.object(["records": .array(CloudKitZone.stamped(records, zone: zone.zone.name))]).serialized)
+            StoredResponse(status: .ok, contentType: Self.contentType, body: answer(try modification.apply(in: transaction)).serialized)
         }
         let response: Response
         do {
@@ -186,7 +189,8 @@ public struct CloudKitController: Sendable {
         } catch let error as RecordError where error.code == .transactionConflict {
             throw CloudKitError(.conflict, "the Idempotency-Key '\(key?.text ?? "")' was used for a different request; send a new key for a new request")
         } catch let error as RecordError {
-            throw modification.failure(error)
+            guard let results = modification.atomicResults(failingWith: error) else { throw modification.failure(error) }
+            return Self.json(answer(try await Self.typed(results, in: zoneStore)))
         }
         if !additions.isEmpty, zone.zone.name != CloudKitZone.defaultZoneName {
             await Self.adoptSchema(of: zone, into: store, logger: context.logger)
@@ -201,6 +205,25 @@ public struct CloudKitController: Sendable {
             }
         }
         return response
+    }
+
+    /// `results` of a batch that applied nothing with the recordType of each record they name
+    /// without one (an atomic batch's deletions) when `store` has it, as every other result
+    /// names its record's type.
+    private static func typed(_ results: [JSONValue], in store: CloudKitStore) async throws(CloudKitError) -> [JSONValue] {
+        let untyped = results.compactMap { result -> String? in
+            guard result["recordType"] == nil, case .string(let name)? = result["recordName"] else { return nil }
+            return name
+        }
+        let types = try await store.recordTypes(of: untyped)
+        guard !types.isEmpty else { return results }
+        return results.map { result in
+            guard case .object(var members) = result, members["recordType"] == nil, case .string(let name)? = members["recordName"],
+                let type = types[name]
+            else { return result }
+            members["recordType"] = .string(type)
+            return .object(members)
+        }
     }
 
     /// Brings into the database's schema what the writes of a custom zone, whose records are in a

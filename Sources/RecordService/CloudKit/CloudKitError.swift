@@ -3,7 +3,7 @@ import HTTPTypes
 import RecordKit
 
 /// An error as CloudKit Web Services reports it: `{"uuid", "serverErrorCode", "reason"}` with the
-/// HTTP status CloudKit gives the code (rendered through ``serviceError``); in a non-atomic `records/modify`, the failed operation's
+/// HTTP status CloudKit gives the code (rendered through ``serviceError``); in `records/modify`, a failed operation's
 /// `{"recordName", "recordType", "serverErrorCode", "reason"}` in its place.
 struct CloudKitError: Error, Sendable, Equatable {
     /// CloudKit's `serverErrorCode` values: the service's codes.
@@ -40,7 +40,7 @@ struct CloudKitError: Error, Sendable, Equatable {
         ServiceError(HTTPResponse.Status(code: status), code: code, reason)
     }
 
-    /// The result of a failed operation of a non-atomic batch, in its place in `records`.
+    /// The result of a failed operation of a `records/modify` batch, in its place in `records`.
     var operationResult: JSONValue {
         var members: [String: JSONValue] = ["serverErrorCode": .string(code.rawValue), "reason": .string(reason)]
         if let recordName { members["recordName"] = .string(recordName) }
@@ -53,13 +53,13 @@ extension ServiceError.Code: CaseIterable {
     public static let allCases: [ServiceError.Code] = [
         .badRequest, .authenticationFailed, .accessDenied, .notFound, .zoneNotFound, .conflict, .exists,
         .validatingReferenceError, .quotaExceeded, .authenticationRequired, .throttled, .internalError, .tryAgainLater,
-        .changeTokenExpired,
+        .changeTokenExpired, .atomicError,
     ]
 
     /// The HTTP status CloudKit Web Services answers the code with.
     var cloudKitStatus: Int {
         switch self {
-        case .badRequest: 400
+        case .badRequest, .atomicError: 400
         case .authenticationFailed: 401
         case .accessDenied: 403
         case .notFound, .zoneNotFound: 404

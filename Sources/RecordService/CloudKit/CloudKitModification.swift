@@ -14,9 +14,12 @@ import RecordKit
 /// | `forceDelete` | `NOT_FOUND` | ignored |
 ///
 /// Every value is typed before the transaction opens, so the transaction only meets the
-/// engine's errors. Atomic (the default): the first failure is thrown and the transaction rolls
-/// back; ``failure(_:)`` names it as CloudKit does. Non-atomic: each operation is an undoable
-/// step, and a failed one becomes its error dictionary in its place.
+/// engine's errors. As CloudKit answers, a failed operation is its error dictionary in its place
+/// in `records` (``failure(_:)`` names it), the response 200. Atomic (the default): nothing is
+/// applied when an operation fails — a value that cannot be written refuses the batch before
+/// the transaction opens (``refusal``), an engine failure rolls it back
+/// (``atomicResults(failingWith:)``) — and every other operation is `ATOMIC_ERROR`. Non-atomic:
+/// each operation is an undoable step, and the others apply.
 struct CloudKitModification: Sendable {
     /// One operation with its values typed.
     struct Planned: Sendable {
@@ -29,9 +32,13 @@ struct CloudKitModification: Sendable {
         /// The schema with what this operation adds to it (``CloudKitSchemaGrowth``), which the
         /// operation's step extends the transaction's schema to; `nil` when it adds nothing.
         var schemaGrowth: Schema? = nil
-        /// Why the operation's values cannot be written, found typing them: a non-atomic
-        /// request answers it in the operation's place and applies the others.
+        /// Why the operation's values cannot be written, found typing them: answered in the
+        /// operation's place (an atomic request then applies nothing, a non-atomic one the
+        /// others).
         var failure: CloudKitError? = nil
+
+        /// The name of the record's type, when the operation gives it or the record exists.
+        var typeName: String? { recordType?.name ?? operation.recordType }
     }
 
     let planned: [Planned]
@@ -75,7 +82,6 @@ struct CloudKitModification: Sendable {
             } catch {
                 let reason = error.reason.hasPrefix(operation.path) ? error.reason : "\(operation.path): \(error.reason)"
                 let failure = CloudKitError(error.code, reason, recordName: name, recordType: typeName)
-                guard !request.atomic else { throw failure }
                 planned.append(Planned(operation: operation, recordName: name, recordType: type, fields: [:], failure: failure))
                 continue
             }
@@ -137,8 +143,10 @@ struct CloudKitModification: Sendable {
 
     // MARK: Applying
 
-    /// The `records` of the response, one per operation, in order. Throws the engine's error of
-    /// the first failed operation of an atomic request.
+    /// The `records` of the response, one per operation, in order. Throws the error of the
+    /// first failed operation of an atomic request (see ``atomicResults(failingWith:)``), which
+    /// is answered before the transaction opens when it is a value that cannot be written
+    /// (``refusal``).
     func apply(in transaction: RecordTransaction) throws -> [JSONValue] {
         if atomic {
             // Atomic, a record may be saved before the record it references (checked at the end).
@@ -147,10 +155,6 @@ struct CloudKitModification: Sendable {
         var results: [JSONValue] = []
         results.reserveCapacity(planned.count)
         for operation in planned {
-            if let failure = operation.failure {
-                results.append(failure.operationResult)
-                continue
-            }
             do {
                 results.append(try transaction.undoingOnFailure { try apply(operation, in: transaction) })
             } catch {
@@ -163,6 +167,7 @@ struct CloudKitModification: Sendable {
     /// One operation's result; its engine error names the operation's record (a reference
     /// violation names the missing target otherwise), so ``failure(_:)`` finds the operation.
     private func apply(_ planned: Planned, in transaction: RecordTransaction) throws -> JSONValue {
+        if let failure = planned.failure { throw failure }
         do {
             return try perform(planned, in: transaction)
         } catch var error as RecordError {
@@ -224,6 +229,49 @@ struct CloudKitModification: Sendable {
     }
 
     // MARK: Failures
+
+    /// The `records` answering an atomic request whose values cannot all be written as given,
+    /// before anything is: each such operation's error in its place, `ATOMIC_ERROR` in every
+    /// other's; `nil` when the request is not atomic or every operation can be attempted.
+    var refusal: [JSONValue]? {
+        guard atomic else { return nil }
+        let refused = planned.filter { $0.failure != nil }
+        guard !refused.isEmpty else { return nil }
+        return atomicResults(refused.map { ($0.recordName, $0.failure!) })
+    }
+
+    /// The `records` answering an atomic request that `error` stopped and rolled back: the
+    /// failed operation's error in its place, `ATOMIC_ERROR` in every other's; `nil` when `error`
+    /// is not one operation's but the request's (a database that failed, a reused
+    /// Idempotency-Key), answered as a whole.
+    func atomicResults(failingWith error: RecordError) -> [JSONValue]? {
+        guard atomic, Self.isOperationFailure(error), let name = error.recordName, planned.contains(where: { $0.recordName == name }) else {
+            return nil
+        }
+        return atomicResults([(name, failure(error))])
+    }
+
+    /// Every operation's result when those of `failures` (by recordName; a request has one
+    /// operation per record) failed and nothing was applied.
+    private func atomicResults(_ failures: [(recordName: String, error: CloudKitError)]) -> [JSONValue] {
+        let failed = Dictionary(failures, uniquingKeysWith: { first, _ in first })
+        let culprits = planned.filter { failed[$0.recordName] != nil }.map { "\($0.operation.path) (\($0.recordName.debugDescription))" }
+        let reason =
+            "not applied: \(culprits.joined(separator: ", ")) failed and the batch is atomic, so none of it was; mend \(culprits.count == 1 ? "that operation" : "those operations") and send the batch again, or send \"atomic\": false to apply the operations that can be"
+        return planned.map { operation in
+            failed[operation.recordName]?.operationResult
+                ?? CloudKitError(.atomicError, reason, recordName: operation.recordName, recordType: operation.typeName).operationResult
+        }
+    }
+
+    /// Whether `error` is about its operation's record — answered in the operation's place — and
+    /// not about the request or the service.
+    private static func isOperationFailure(_ error: RecordError) -> Bool {
+        switch (error.reason, error.code) {
+        case (.unknownZone?, _), (.changeTokenExpired?, _), (_, .transactionConflict), (_, .internalError): false
+        default: true
+        }
+    }
 
     /// `error`, thrown by an operation, as CloudKit reports it: the engine's code as CloudKit's
     /// (`EXISTS` for a create of a name that exists), naming the record and its type.

@@ -8,6 +8,9 @@ import Testing
 /// The seven operation types with CloudKit's change-tag rules, atomic and not, applied to the
 /// shopping schema (without its NOT EMPTY rules, so records may lack a name).
 @Suite struct CloudKitModificationTests {
+    /// The `records` the service answers `body` with, as `records/modify` gets them: an atomic
+    /// batch's failure answered in place (``CloudKitModification/refusal``,
+    /// ``CloudKitModification/atomicResults(failingWith:)``), the request's own thrown.
     static func modify(_ body: String, in db: RecordDatabase) throws -> [JSONValue] {
         let request = try CloudKitModifyRequest(try JSONValue.parse(Data(body.utf8)))
         let stored = try db.fetch(recordNames: request.untypedRecordNames)
@@ -15,11 +18,13 @@ import Testing
             request, schema: try db.schema, storedTypes: Dictionary(uniqueKeysWithValues: stored.map { ($0.recordName, $0.recordType) }),
             zone: "_defaultZone", uploads: { _ in nil }, assetURL: { _ in "" }
         )
+        if let refusal = modification.refusal { return refusal }
         do {
             // Saved records come back as written JSON text: read as a client reads them.
             return try db.write { try modification.apply(in: $0) }.map { try JSONValue.parse(Data($0.serialized.utf8)) }
-        } catch {
-            throw modification.failure(error)
+        } catch let error as RecordError {
+            guard let results = modification.atomicResults(failingWith: error) else { throw modification.failure(error) }
+            return results
         }
     }
 
@@ -38,10 +43,16 @@ import Testing
         return (db, list.changeTag!)
     }
 
-    static func expectFailure(_ code: CloudKitError.Code, _ body: String, in db: RecordDatabase, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
-        #expect(sourceLocation: sourceLocation) {
-            try modify(body, in: db)
-        } throws: { ($0 as? CloudKitError)?.code == code }
+    /// Expects one operation of the atomic `body` to fail with `code`, in its place, and every
+    /// other to be `ATOMIC_ERROR`.
+    static func expectFailure(
+        _ code: CloudKitError.Code, _ body: String, in db: RecordDatabase, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    )
+        throws
+    {
+        let codes = try modify(body, in: db).map { $0["serverErrorCode"] }
+        #expect(codes.filter { $0 == .string(code.rawValue) }.count == 1, "\(codes)", sourceLocation: sourceLocation)
+        #expect(codes.allSatisfy { $0 == .string(code.rawValue) || $0 == .string("ATOMIC_ERROR") }, "\(codes)", sourceLocation: sourceLocation)
     }
 
     @Test func createMakesARecordAndGeneratesANameWhenNoneIsGiven() throws {
@@ -60,8 +71,8 @@ import Testing
 
     @Test func creatingAnExistingNameIsExists() throws {
         let (db, _) = try Self.seeded()
-        Self.expectFailure(.exists, Self.batch([Self.operation("create", #"{"recordType": "Lists", "recordName": "L1"}"#)]), in: db)
-        Self.expectFailure(.exists, Self.batch([Self.operation("create", #"{"recordType": "Items", "recordName": "L1"}"#)]), in: db)
+        try Self.expectFailure(.exists, Self.batch([Self.operation("create", #"{"recordType": "Lists", "recordName": "L1"}"#)]), in: db)
+        try Self.expectFailure(.exists, Self.batch([Self.operation("create", #"{"recordType": "Items", "recordName": "L1"}"#)]), in: db)
     }
 
     @Test func updateChangesOnlyTheGivenFieldsWhenTheTagMatches() throws {
@@ -76,10 +87,13 @@ import Testing
         let stored = try db.fetch(recordName: "I1")!
         #expect(stored["number"] == .int64(2))
         #expect(stored["name"] == .string("Milk"))
-        Self.expectFailure(
+        try Self.expectFailure(
             .conflict, Self.batch([Self.operation("update", #"{"recordName": "L1", "recordChangeTag": "stale", "fields": {"name": {"value": "x"}}}"#)]), in: db)
-        Self.expectFailure(.notFound, Self.batch([Self.operation("update", #"{"recordName": "nope", "recordChangeTag": "\#(tag)"}"#)]), in: db)
-        Self.expectFailure(.badRequest, Self.batch([Self.operation("update", #"{"recordName": "L1", "fields": {}}"#)]), in: db)
+        try Self.expectFailure(.notFound, Self.batch([Self.operation("update", #"{"recordName": "nope", "recordChangeTag": "\#(tag)"}"#)]), in: db)
+        // An update without the tag it is based on is a malformed request, refused as a whole.
+        #expect {
+            try Self.modify(Self.batch([Self.operation("update", #"{"recordName": "L1", "fields": {}}"#)]), in: db)
+        } throws: { ($0 as? CloudKitError)?.code == .badRequest }
     }
 
     @Test func aNullFieldValueRemovesTheField() throws {
@@ -111,10 +125,11 @@ import Testing
             ]), in: db)
         let stored = try db.fetch(recordName: "I1")!
         #expect(stored.fields == ["name": .string("Oat milk")])
-        Self.expectFailure(
+        try Self.expectFailure(
             .conflict, Self.batch([Self.operation("replace", #"{"recordType": "Items", "recordName": "I1", "recordChangeTag": "\#(item.changeTag!)"}"#)]),
             in: db)
-        Self.expectFailure(.notFound, Self.batch([Self.operation("replace", #"{"recordType": "Items", "recordName": "I9", "recordChangeTag": "x"}"#)]), in: db)
+        try Self.expectFailure(
+            .notFound, Self.batch([Self.operation("replace", #"{"recordType": "Items", "recordName": "I9", "recordChangeTag": "x"}"#)]), in: db)
     }
 
     @Test func forceReplaceIgnoresTheTagAndCreatesAMissingRecord() throws {
@@ -131,11 +146,11 @@ import Testing
 
     @Test func deleteChecksTheTagAndCascadesAndNamesTheType() throws {
         let (db, tag) = try Self.seeded()
-        Self.expectFailure(.conflict, Self.batch([Self.operation("delete", #"{"recordName": "L1", "recordChangeTag": "stale"}"#)]), in: db)
+        try Self.expectFailure(.conflict, Self.batch([Self.operation("delete", #"{"recordName": "L1", "recordChangeTag": "stale"}"#)]), in: db)
         let results = try Self.modify(Self.batch([Self.operation("delete", #"{"recordName": "L1", "recordChangeTag": "\#(tag)"}"#)]), in: db)
         #expect(results[0].serialized == #"{"deleted":true,"recordName":"L1","recordType":"Lists"}"#)
         #expect(try db.fetch(recordNames: ["L1", "I1"]).isEmpty)
-        Self.expectFailure(.notFound, Self.batch([Self.operation("delete", #"{"recordName": "L1"}"#)]), in: db)
+        try Self.expectFailure(.notFound, Self.batch([Self.operation("delete", #"{"recordName": "L1"}"#)]), in: db)
     }
 
     @Test func forceDeleteIgnoresTheTag() throws {
@@ -145,16 +160,41 @@ import Testing
         #expect(try db.fetch(recordName: "I1") == nil)
     }
 
-    @Test func anAtomicBatchWithAFailureChangesNothing() throws {
+    /// As CloudKit answers: the failed operation's error in its place, `ATOMIC_ERROR` naming it in
+    /// every other's, and nothing applied.
+    @Test func anAtomicBatchWithAFailureChangesNothingAndAnswersEachOperation() throws {
         let (db, _) = try Self.seeded()
-        Self.expectFailure(
-            .validatingReferenceError,
+        let results = try Self.modify(
             Self.batch([
                 Self.operation("create", #"{"recordType": "Lists", "recordName": "L2", "fields": {"name": {"value": "Hardware"}}}"#),
                 Self.operation(
                     "create", #"{"recordType": "Items", "recordName": "I2", "fields": {"list": {"value": {"recordName": "ghost", "action": "DELETE_SELF"}}}}"#),
+                Self.operation("forceDelete", #"{"recordName": "I1"}"#),
             ]), in: db)
+        #expect(results.map { $0["serverErrorCode"] } == [.string("ATOMIC_ERROR"), .string("VALIDATING_REFERENCE_ERROR"), .string("ATOMIC_ERROR")])
+        #expect(results.map { $0["recordName"] } == [.string("L2"), .string("I2"), .string("I1")])
+        #expect(results.map { $0["recordType"] } == [.string("Lists"), .string("Items"), nil])
+        #expect(results[0]["reason"]?.stringValue?.hasPrefix(#"not applied: operations[1] ("I2") failed and the batch is atomic"#) == true)
         #expect(try db.fetch(recordName: "L2") == nil)
+        #expect(try db.fetch(recordName: "I1") != nil)
+    }
+
+    /// Values that cannot be written refuse an atomic batch before its transaction opens: each
+    /// such operation's error in its place (all of them, not only the first), `ATOMIC_ERROR` in
+    /// the others'.
+    @Test func anAtomicBatchWithValuesThatCannotBeWrittenAnswersEveryOne() throws {
+        let (db, _) = try Self.seeded()
+        let results = try Self.modify(
+            Self.batch([
+                Self.operation("create", #"{"recordType": "Lists", "recordName": "L2", "fields": {"name": {"value": 5}}}"#),
+                Self.operation("create", #"{"recordType": "Lists", "recordName": "L3", "fields": {"name": {"value": "Garden"}}}"#),
+                Self.operation("create", #"{"recordType": "Lists", "recordName": "L4", "fields": {"nope": {"value": 1}}}"#),
+            ]), in: db)
+        #expect(results.map { $0["serverErrorCode"] } == [.string("BAD_REQUEST"), .string("ATOMIC_ERROR"), .string("BAD_REQUEST")])
+        #expect(results[0]["reason"]?.stringValue?.hasPrefix("operations[0]: Lists.name is STRING") == true)
+        #expect(results[2]["reason"]?.stringValue?.contains(#"no field "nope""#) == true)
+        #expect(results[1]["reason"]?.stringValue?.hasPrefix(#"not applied: operations[0] ("L2"), operations[2] ("L4") failed"#) == true)
+        #expect(try db.fetch(recordNames: ["L2", "L3", "L4"]).isEmpty)
     }
 
     @Test func aNonAtomicBatchReportsEachFailureInItsPlace() throws {
@@ -188,9 +228,7 @@ import Testing
         #expect(results.map { $0["serverErrorCode"] } == [.string("BAD_REQUEST"), nil])
         #expect(results[0]["recordName"] == .string("L2") && results[0]["recordType"] == .string("Lists"))
         #expect(try db.fetch(recordNames: ["L2", "L3"]).map(\.recordName) == ["L3"])
-        #expect {
-            try Self.modify(Self.batch(operations), in: db)
-        } throws: { ($0 as? CloudKitError)?.reason.hasPrefix("operations[0]: Lists.name is STRING") == true }
+        #expect(try Self.modify(Self.batch(operations), in: db).map { $0["serverErrorCode"] } == [.string("BAD_REQUEST"), .string("ATOMIC_ERROR")])
     }
 
     @Test(arguments: [
@@ -201,8 +239,6 @@ import Testing
             #"{"operations": [{"operationType": "create", "record": {"recordType": "Lists", "recordName": "a"}}, {"operationType": "forceDelete", "record": {"recordName": "a"}}]}"#,
             "one operation per record"
         ),
-        (#"{"operations": [{"operationType": "create", "record": {"recordType": "Lists", "fields": {"nope": {"value": 1}}}}]}"#, "no field \"nope\""),
-        (#"{"operations": [{"operationType": "create", "record": {"recordType": "Lists", "fields": {"name": {"value": 1}}}}]}"#, "Lists.name is STRING"),
         (#"{"atomic": "yes", "operations": []}"#, "atomic"),
         (#"{}"#, "operations array"),
     ])

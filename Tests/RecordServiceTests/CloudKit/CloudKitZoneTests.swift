@@ -177,7 +177,7 @@ import Testing
                 return #"{"zoneID": \#(Self.work), "operations": [\#(CloudKitRouteTests.create("Items", "W1", fields))]}"#
             }
             let refused = try await client.send(.post, Self.database + "records/modify", token: token, json: item(zone: "_defaultZone"))
-            try CloudKitRouteTests.expectError(refused, .badRequest, "BAD_REQUEST")
+            #expect(try CloudKitRouteTests.operationCodes(refused) == ["BAD_REQUEST"])
             #expect(refused.text.contains("zone"), "\(refused.text)")
             #expect(try await client.send(.post, Self.database + "records/modify", token: token, json: item(zone: "Work")).status == .ok)
         }
