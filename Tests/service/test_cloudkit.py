@@ -251,6 +251,26 @@ def test_lookup_returns_records_and_not_found_in_place(client, server, grocery_l
     assert missing["recordName"] == "nope" and missing["serverErrorCode"] == "NOT_FOUND"
 
 
+def test_numbers_as_strings_come_and_go_as_strings_as_mistkit_asks(client, server, grocery_list):
+    """MistKit sends numbersAsStrings: true with every query and modify and reads each value as a
+    string; an INT64 past 2^53 then reaches a JavaScript client exactly too."""
+    _, items = grocery_list
+    big = "9007199254740993"
+    saved = post(client, server, "records/modify", {"numbersAsStrings": True, "operations": [{"operationType": "forceUpdate", "record": {
+        "recordType": "Items", "recordName": items[0], "fields": {"stock": {"value": big, "type": "INT64"}}}}]})
+    assert saved.status_code == 200, saved.text
+    assert saved.json()["records"][0]["fields"]["stock"] == {"type": "INT64", "value": big}
+    query = {"numbersAsStrings": True, "query": {"recordType": "Items", "filterBy": [
+        {"comparator": "EQUALS", "fieldName": "stock", "fieldValue": {"value": big}}]}}
+    found = post(client, server, "records/query", query).json()["records"]
+    assert [r["recordName"] for r in found] == [items[0]] and found[0]["fields"]["stock"]["value"] == big
+    looked_up = post(client, server, "records/lookup", {"numbersAsStrings": True, "records": [{"recordName": items[0]}]}).json()
+    assert looked_up["records"][0]["fields"]["stock"]["value"] == big
+    plain = post(client, server, "records/lookup", {"records": [{"recordName": items[0]}]}).json()
+    assert plain["records"][0]["fields"]["stock"]["value"] == int(big)
+    expect_error(post(client, server, "records/query", {"numbersAsStrings": 1, "query": {"recordType": "Items"}}), 400, "BAD_REQUEST")
+
+
 def test_zones_list_and_lookup(client, server):
     zones = client.get(f"{server.database_url()}/zones/list")
     assert zones.status_code == 200

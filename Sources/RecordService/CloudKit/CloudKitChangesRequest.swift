@@ -5,7 +5,7 @@ import RecordKit
 struct CloudKitChangesRequest {
     var feed: ChangeFeedRequest
     /// The fields to return, or `nil` for all of them.
-    var desiredKeys: Set<String>?
+    var form: CloudKitRecordForm
 
     init(_ body: JSONValue) throws(CloudKitError) {
         guard case .object = body else {
@@ -20,9 +20,9 @@ struct CloudKitChangesRequest {
         case let other?:
             throw CloudKitError(.badRequest, "resultsLimit must be a positive integer, not \(other.serialized)")
         }
-        let recordTypes = try Self.names("desiredRecordTypes", body["desiredRecordTypes"])
+        let recordTypes = try JSONValue.names(body["desiredRecordTypes"], key: "desiredRecordTypes", naming: "record type names")
         feed = ChangeFeedRequest(after: token, limit: limit, recordTypes: recordTypes)
-        desiredKeys = try CloudKitQueryRequest.desiredKeys(body["desiredKeys"])
+        form = try CloudKitRecordForm(body)
     }
 
     /// The `syncToken` member as the engine's token; `nil` when absent (from the start).
@@ -38,21 +38,5 @@ struct CloudKitChangesRequest {
         case let other?:
             throw CloudKitError(.badRequest, "syncToken must be the string a previous response returned, not \(other.kindName)")
         }
-    }
-
-    /// An array of names as a set; `nil` when absent.
-    private static func names(_ key: String, _ json: JSONValue?) throws(CloudKitError) -> Set<String>? {
-        guard let json else { return nil }
-        guard case .array(let elements) = json else {
-            throw CloudKitError(.badRequest, "\(key) must be an array of record type names, not \(json.kindName)")
-        }
-        var names = Set<String>()
-        for element in elements {
-            guard case .string(let name) = element else {
-                throw CloudKitError(.badRequest, "\(key) must hold record type names (strings), not \(element.kindName)")
-            }
-            names.insert(name)
-        }
-        return names
     }
 }

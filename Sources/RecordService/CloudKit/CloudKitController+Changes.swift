@@ -39,7 +39,7 @@ extension CloudKitController {
                 switch entry {
                 case .saved(let record, _):
                     return CloudKitRecord.encode(
-                        record, type: transaction.schema.recordType(named: record.recordType), desiredKeys: changes.desiredKeys,
+                        record, type: transaction.schema.recordType(named: record.recordType), form: changes.form,
                         authors: authors.of(record.recordName), zone: zone.zone.name, assetURL: assetURL)
                 case .deleted(let recordName, let recordType):
                     return CloudKitRecord.deleted(recordName: recordName, recordType: recordType)

@@ -75,7 +75,7 @@ public struct CloudKitController: Sendable {
                 for (index, record) in page.records.enumerated() {
                     if index > 0 { json.raw(",") }
                     CloudKitRecord.write(
-                        record, type: type, desiredKeys: query.desiredKeys, authors: authors.of(record.recordName), zone: zone.zone.name,
+                        record, type: type, form: query.form, authors: authors.of(record.recordName), zone: zone.zone.name,
                         assetURL: assetURL, to: &json)
                 }
                 json.raw("]}")
@@ -113,7 +113,7 @@ public struct CloudKitController: Sendable {
         guard names.count <= CloudKitQueryRequest.maximumResults else {
             throw CloudKitError(.badRequest, "a lookup names at most \(CloudKitQueryRequest.maximumResults) records; this one names \(names.count)")
         }
-        let desiredKeys = try CloudKitQueryRequest.desiredKeys(body["desiredKeys"])
+        let form = try CloudKitRecordForm(body)
         let requested = names
         let assetURL = try Self.assetURL(request, context: context)
         let zone = try await CloudKitZone.resolve(body["zoneID"], in: database.database)
@@ -127,7 +127,7 @@ public struct CloudKitController: Sendable {
                     return CloudKitError(.notFound, "there is no record named \(name.debugDescription)", recordName: name).operationResult
                 }
                 return CloudKitRecord.encode(
-                    record, type: schema.recordType(named: record.recordType), desiredKeys: desiredKeys, authors: authors.of(name),
+                    record, type: schema.recordType(named: record.recordType), form: form, authors: authors.of(name),
                     zone: zone.zone.name, assetURL: assetURL)
             }
         }

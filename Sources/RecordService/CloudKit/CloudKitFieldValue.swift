@@ -2,7 +2,8 @@ import Foundation
 import RecordKit
 
 /// CloudKit's field value dictionary, `{"value": …, "type"?: …}`, read against the field's
-/// schema type and written with CloudKit's type tag.
+/// schema type and written with CloudKit's type tag. A request with `numbersAsStrings` may give
+/// a number as a string of it, and gets INT64, DOUBLE and NUMBER values back as strings.
 ///
 /// | type | JSON `value` |
 /// |---|---|
@@ -19,9 +20,10 @@ enum CloudKitFieldValue {
     typealias UploadLookup = (_ receipt: String) -> Data?
 
     /// The value of the field dictionary `json` for a field of `type`; `where` names the field
-    /// in reasons (`Items.number`). A `type` tag, when given, must fit the field.
+    /// in reasons (`Items.number`). A `type` tag, when given, must fit the field. With
+    /// `numbersAsStrings` (the request's), a number field takes its value as a string too.
     static func decode(
-        _ json: JSONValue, as type: FieldType, where name: String, uploads: UploadLookup = { _ in nil }
+        _ json: JSONValue, as type: FieldType, where name: String, numbersAsStrings: Bool = false, uploads: UploadLookup = { _ in nil }
     ) throws(CloudKitError) -> Value {
         guard case .object = json, let value = json["value"] else {
             throw CloudKitError(.badRequest, "\(name) must be a field value dictionary such as {\"value\": …}, not \(json.kindName)")
@@ -31,27 +33,30 @@ enum CloudKitFieldValue {
                 throw CloudKitError(.badRequest, "\(name) is \(type) but its value is tagged \(tag.serialized); leave the type out or give the field's type")
             }
         }
-        return try decodeValue(value, as: type, where: name, uploads: uploads)
+        return try decodeValue(value, as: type, where: name, numbersAsStrings: numbersAsStrings, uploads: uploads)
     }
 
     /// The value of a bare JSON `value` (no dictionary around it) for a field of `type`.
     static func decodeValue(
-        _ value: JSONValue, as type: FieldType, where name: String, uploads: UploadLookup = { _ in nil }
+        _ value: JSONValue, as type: FieldType, where name: String, numbersAsStrings: Bool = false, uploads: UploadLookup = { _ in nil }
     ) throws(CloudKitError) -> Value {
         if case .list(let element) = type {
             guard case .array(let elements) = value else { throw mismatch(name, type, value) }
             var values: [Value] = []
             for (index, item) in elements.enumerated() {
-                values.append(try scalar(item, as: element, where: "\(name)[\(index)]", uploads: uploads))
+                values.append(try scalar(item, as: element, where: "\(name)[\(index)]", numbersAsStrings: numbersAsStrings, uploads: uploads))
             }
             return .list(values)
         }
-        return try scalar(value, as: type, where: name, uploads: uploads)
+        return try scalar(value, as: type, where: name, numbersAsStrings: numbersAsStrings, uploads: uploads)
     }
 
     private static func scalar(
-        _ value: JSONValue, as type: FieldType, where name: String, uploads: UploadLookup
+        _ value: JSONValue, as type: FieldType, where name: String, numbersAsStrings: Bool, uploads: UploadLookup
     ) throws(CloudKitError) -> Value {
+        if numbersAsStrings, case .string(let text) = value, let number = numberWritten(as: text, for: type) {
+            return try scalar(number, as: type, where: name, numbersAsStrings: false, uploads: uploads)
+        }
         switch (type, value) {
         case (.string, .string(let text)):
             return .string(text)
@@ -87,6 +92,25 @@ enum CloudKitFieldValue {
             return .asset(try asset(value, where: name, uploads: uploads))
         default:
             throw mismatch(name, type, value)
+        }
+    }
+
+    /// The number `text` holds, in JSON's notation, for a field of a number type (INT64, DOUBLE,
+    /// NUMBER, TIMESTAMP): a client asking `numbersAsStrings` sends its numbers as it reads
+    /// them, as strings. `nil` for any other text or type (refused as the string it is).
+    private static func numberWritten(as text: String, for type: FieldType) -> JSONValue? {
+        switch type {
+        case .int64, .double, .number, .timestamp: break
+        default: return nil
+        }
+        // JSON's grammar, without the whitespace it allows around a value.
+        let digits: ClosedRange<Character> = "0"..."9"
+        guard text.utf8.count <= 32, let first = text.first, let last = text.last, first == "-" || digits.contains(first), digits.contains(last),
+            let number = try? JSONValue.parse(Data(text.utf8))
+        else { return nil }
+        switch number {
+        case .integer, .double: return number
+        default: return nil
         }
     }
 
@@ -147,20 +171,23 @@ enum CloudKitFieldValue {
 
 extension CloudKitFieldValue {
     /// Writes the field dictionary of `value`, stored in a field of `type`, as a response carries
-    /// it (`{"type": …, "value": …}`, keys sorted as ``JSONValue/serialized`` sorts them).
-    /// `assetURL` gives the download URL of an asset.
-    static func write(_ value: Value, type: FieldType, assetURL: (Asset) -> String, to json: inout JSONBuffer) {
+    /// it (`{"type": …, "value": …}`, keys sorted as ``JSONValue/serialized`` sorts them);
+    /// `numbersAsStrings` writes INT64 and DOUBLE values (NUMBER's too) as strings of the same
+    /// digits. `assetURL` gives the download URL of an asset.
+    static func write(_ value: Value, type: FieldType, numbersAsStrings: Bool = false, assetURL: (Asset) -> String, to json: inout JSONBuffer) {
         json.raw("{\"type\":")
         json.string(CloudKitTypeTag.tag(for: type, value: value))
         json.raw(",\"value\":")
-        writeValue(value, assetURL: assetURL, to: &json)
+        writeValue(value, numbersAsStrings: numbersAsStrings, assetURL: assetURL, to: &json)
         json.raw("}")
     }
 
-    private static func writeValue(_ value: Value, assetURL: (Asset) -> String, to json: inout JSONBuffer) {
+    private static func writeValue(_ value: Value, numbersAsStrings: Bool, assetURL: (Asset) -> String, to json: inout JSONBuffer) {
         switch value {
         case .string(let string): json.string(string)
+        case .int64(let number) where numbersAsStrings: json.string(String(number))
         case .int64(let number): json.number(number)
+        case .double(let number) where numbersAsStrings: json.string(String(number))
         case .double(let number): json.number(number)
         case .timestamp(let date): json.number(Timestamp.milliseconds(date))
         case .bytes(let data): json.string(data.base64EncodedString())
@@ -188,7 +215,7 @@ extension CloudKitFieldValue {
             json.raw("[")
             for (index, element) in values.enumerated() {
                 if index > 0 { json.raw(",") }
-                writeValue(element, assetURL: assetURL, to: &json)
+                writeValue(element, numbersAsStrings: numbersAsStrings, assetURL: assetURL, to: &json)
             }
             json.raw("]")
         }

@@ -23,20 +23,21 @@ enum CloudKitFilter {
         case listMemberBeginsWith = "LIST_MEMBER_BEGINS_WITH", notListMemberBeginsWith = "NOT_LIST_MEMBER_BEGINS_WITH"
     }
 
-    /// The predicate of `filterBy` (an array of filter dictionaries) on `type`.
-    static func predicate(_ filterBy: JSONValue?, on type: RecordType) throws(CloudKitError) -> Predicate {
+    /// The predicate of `filterBy` (an array of filter dictionaries) on `type`; with
+    /// `numbersAsStrings`, a number's value may be a string of it.
+    static func predicate(_ filterBy: JSONValue?, on type: RecordType, numbersAsStrings: Bool = false) throws(CloudKitError) -> Predicate {
         guard let filterBy else { return .all }
         guard case .array(let filters) = filterBy else {
             throw CloudKitError(.badRequest, "query.filterBy must be an array of filter dictionaries, not \(filterBy.kindName)")
         }
         var predicate = Predicate.all
         for (index, filter) in filters.enumerated() {
-            predicate = predicate && (try self.filter(filter, on: type, where: "query.filterBy[\(index)]"))
+            predicate = predicate && (try self.filter(filter, on: type, where: "query.filterBy[\(index)]", numbersAsStrings: numbersAsStrings))
         }
         return predicate
     }
 
-    private static func filter(_ filter: JSONValue, on type: RecordType, where path: String) throws(CloudKitError) -> Predicate {
+    private static func filter(_ filter: JSONValue, on type: RecordType, where path: String, numbersAsStrings: Bool) throws(CloudKitError) -> Predicate {
         guard case .string(let name)? = filter["comparator"] else {
             throw CloudKitError(.badRequest, "\(path) needs a comparator such as \"EQUALS\"")
         }
@@ -50,7 +51,7 @@ enum CloudKitFilter {
         guard let fieldValue = filter["fieldValue"] else {
             throw CloudKitError(.badRequest, "\(path) needs a fieldValue such as {\"value\": …}")
         }
-        let operand = Operand(key: key, fieldValue: fieldValue, recordType: type, path: path)
+        let operand = Operand(key: key, fieldValue: fieldValue, recordType: type, path: path, numbersAsStrings: numbersAsStrings)
         return try operand.predicate(comparator, distance: filter["distance"])
     }
 
@@ -60,6 +61,7 @@ enum CloudKitFilter {
         var fieldValue: JSONValue
         var recordType: RecordType
         var path: String
+        var numbersAsStrings: Bool
 
         /// The key as the engine names it and the type of its values.
         func resolved() throws(CloudKitError) -> (key: String, type: FieldType) {
@@ -72,12 +74,15 @@ enum CloudKitFilter {
 
         /// The filter's value as one value of `type`.
         func value(_ type: FieldType) throws(CloudKitError) -> Predicate.Literal {
-            .value(try CloudKitFieldValue.decode(fieldValue, as: type, where: "\(path).fieldValue"))
+            .value(try CloudKitFieldValue.decode(fieldValue, as: type, where: "\(path).fieldValue", numbersAsStrings: numbersAsStrings))
         }
 
         /// The filter's value as a list of `element` values (`IN`, `LIST_CONTAINS_ANY`, …).
         func values(_ element: FieldType) throws(CloudKitError) -> [Predicate.Literal] {
-            guard case .list(let values) = try CloudKitFieldValue.decode(fieldValue.untagged, as: .list(element), where: "\(path).fieldValue") else {
+            guard
+                case .list(let values) = try CloudKitFieldValue.decode(
+                    fieldValue.untagged, as: .list(element), where: "\(path).fieldValue", numbersAsStrings: numbersAsStrings)
+            else {
                 return []
             }
             return values.map { .value($0) }

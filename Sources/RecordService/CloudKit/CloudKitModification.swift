@@ -43,7 +43,7 @@ struct CloudKitModification: Sendable {
 
     let planned: [Planned]
     let atomic: Bool
-    let desiredKeys: Set<String>?
+    let form: CloudKitRecordForm
     /// The zone the records are in, as each saved record's `zoneID` names it.
     let zone: String
     let assetURL: @Sendable (Asset) -> String
@@ -78,7 +78,7 @@ struct CloudKitModification: Sendable {
             }
             let fields: [String: Value?]
             do {
-                fields = try Self.values(of: operation, type: type, zone: zone, uploads: uploads)
+                fields = try Self.values(of: operation, type: type, zone: zone, numbersAsStrings: request.form.numbersAsStrings, uploads: uploads)
             } catch {
                 let reason = error.reason.hasPrefix(operation.path) ? error.reason : "\(operation.path): \(error.reason)"
                 let failure = CloudKitError(error.code, reason, recordName: name, recordType: typeName)
@@ -96,15 +96,16 @@ struct CloudKitModification: Sendable {
         }
         self.planned = planned
         self.atomic = request.atomic
-        self.desiredKeys = request.desiredKeys
+        self.form = request.form
         self.zone = zone
         self.assetURL = assetURL
     }
 
     /// The operation's field values typed by `type`, for a record in `zone`; `nil` for a field
-    /// given as `null`.
+    /// given as `null`. With `numbersAsStrings`, a number may be given as a string of it.
     private static func values(
-        of operation: CloudKitModifyRequest.Operation, type: RecordType, zone: String, uploads: CloudKitFieldValue.UploadLookup
+        of operation: CloudKitModifyRequest.Operation, type: RecordType, zone: String, numbersAsStrings: Bool,
+        uploads: CloudKitFieldValue.UploadLookup
     ) throws(CloudKitError) -> [String: Value?] {
         var values: [String: Value?] = [:]
         for (name, json) in operation.fields {
@@ -119,7 +120,11 @@ struct CloudKitModification: Sendable {
                     "\(type.name).\(name) references a record of zone \(other.debugDescription), but a reference points into its own record's zone (\(zone)); save the record in that zone, or reference one of this zone",
                     recordName: operation.recordName, recordType: type.name)
             }
-            values[name] = removes(json) ? .some(nil) : try CloudKitFieldValue.decode(json, as: field.type, where: "\(type.name).\(name)", uploads: uploads)
+            values[name] =
+                removes(json)
+                ? .some(nil)
+                : try CloudKitFieldValue.decode(
+                    json, as: field.type, where: "\(type.name).\(name)", numbersAsStrings: numbersAsStrings, uploads: uploads)
         }
         return values
     }
@@ -214,7 +219,7 @@ struct CloudKitModification: Sendable {
             preconditionFailure("deletions are applied above")
         }
         return CloudKitRecord.encode(
-            saved, type: type, desiredKeys: desiredKeys, authors: try transaction.authors(of: name), zone: zone, assetURL: assetURL)
+            saved, type: type, form: form, authors: try transaction.authors(of: name), zone: zone, assetURL: assetURL)
     }
 
     /// Creates `record`. A name held by a record of another type is refused by the engine as a

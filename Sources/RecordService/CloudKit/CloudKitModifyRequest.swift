@@ -1,5 +1,5 @@
 /// A `records/modify` request: `operations` (each `operationType` and `record`), `atomic`
-/// (default true), `desiredKeys` and `zoneID`. Parsing checks the shape of every operation
+/// (default true), `desiredKeys`, `numbersAsStrings` and `zoneID`. Parsing checks the shape of every operation
 /// before anything is written; field values are typed later, against the schema.
 struct CloudKitModifyRequest: Sendable {
     /// CloudKit's seven operation types.
@@ -27,7 +27,7 @@ struct CloudKitModifyRequest: Sendable {
 
     var operations: [Operation]
     var atomic: Bool
-    var desiredKeys: Set<String>?
+    var form: CloudKitRecordForm
 
     init(_ body: JSONValue) throws(CloudKitError) {
         guard case .object = body else {
@@ -45,7 +45,7 @@ struct CloudKitModifyRequest: Sendable {
         case .bool(let flag)?: atomic = flag
         case let other?: throw CloudKitError(.badRequest, "atomic must be true or false, not \(other.kindName)")
         }
-        desiredKeys = try CloudKitQueryRequest.desiredKeys(body["desiredKeys"])
+        form = try CloudKitRecordForm(body)
         var parsed: [Operation] = []
         var names = Set<String>()
         for (index, operation) in operations.enumerated() {

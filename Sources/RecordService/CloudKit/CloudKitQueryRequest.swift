@@ -1,7 +1,7 @@
 import RecordKit
 
 /// A `records/query` request: `query` (`recordType`, `filterBy`, `sortBy`), `resultsLimit`,
-/// `continuationMarker`, `desiredKeys` and `zoneID`, read against the schema into the engine's
+/// `continuationMarker`, `desiredKeys`, `numbersAsStrings` and `zoneID`, read against the schema into the engine's
 /// ``Query`` and the page to fetch.
 struct CloudKitQueryRequest {
     /// CloudKit's most records in one response; also the page size when `resultsLimit` is absent.
@@ -10,8 +10,8 @@ struct CloudKitQueryRequest {
     var query: Query
     /// Where the page starts: the `continuationMarker` of the previous response.
     var continuationMarker: String?
-    /// The fields to return, or `nil` for all of them.
-    var desiredKeys: Set<String>?
+    /// How the records are written.
+    var form: CloudKitRecordForm
 
     init(_ body: JSONValue, schema: Schema) throws(CloudKitError) {
         guard case .object = body else {
@@ -36,9 +36,10 @@ struct CloudKitQueryRequest {
         case let other?:
             throw CloudKitError(.badRequest, "resultsLimit must be a positive integer, not \(other.serialized)")
         }
+        form = try CloudKitRecordForm(body)
         self.query = Query(
             typeName,
-            predicate: try CloudKitFilter.predicate(query["filterBy"], on: type),
+            predicate: try CloudKitFilter.predicate(query["filterBy"], on: type, numbersAsStrings: form.numbersAsStrings),
             sort: try CloudKitSort.descriptors(query["sortBy"], on: type),
             limit: limit
         )
@@ -47,22 +48,5 @@ struct CloudKitQueryRequest {
         case .string(let marker)?: continuationMarker = marker
         case let other?: throw CloudKitError(.badRequest, "continuationMarker must be the string a previous response returned, not \(other.kindName)")
         }
-        desiredKeys = try Self.desiredKeys(body["desiredKeys"])
-    }
-
-    /// The `desiredKeys` array as a set of field names.
-    static func desiredKeys(_ json: JSONValue?) throws(CloudKitError) -> Set<String>? {
-        guard let json else { return nil }
-        guard case .array(let keys) = json else {
-            throw CloudKitError(.badRequest, "desiredKeys must be an array of field names, not \(json.kindName)")
-        }
-        var names = Set<String>()
-        for key in keys {
-            guard case .string(let name) = key else {
-                throw CloudKitError(.badRequest, "desiredKeys must hold field names (strings), not \(key.kindName)")
-            }
-            names.insert(name)
-        }
-        return names
     }
 }

@@ -8,20 +8,21 @@ import RecordKit
 /// order every response has (a page of records is most of what `records/query` answers, and a
 /// tree of dictionaries per record, sorted when written, cost three quarters of its time).
 enum CloudKitRecord {
-    /// The dictionary of `record`, a record of `type`, in `zone`; with `desiredKeys`, only those
-    /// fields; with `authors`, the user record names of its creator and last modifier.
+    /// The dictionary of `record`, a record of `type`, in `zone`, in the `form` asked for (only
+    /// the desired fields, numbers as strings); with `authors`, the user record names of its
+    /// creator and last modifier.
     static func encode(
-        _ record: Record, type: RecordType?, desiredKeys: Set<String>? = nil, authors: (createdBy: String, modifiedBy: String)? = nil,
+        _ record: Record, type: RecordType?, form: CloudKitRecordForm = .full, authors: (createdBy: String, modifiedBy: String)? = nil,
         zone: String, assetURL: (Asset) -> String
     ) -> JSONValue {
         var json = JSONBuffer(capacity: 320 + 64 * record.fields.count)
-        write(record, type: type, desiredKeys: desiredKeys, authors: authors, zone: zone, assetURL: assetURL, to: &json)
+        write(record, type: type, form: form, authors: authors, zone: zone, assetURL: assetURL, to: &json)
         return .written(json.bytes)
     }
 
-    /// Appends the dictionary ``encode(_:type:desiredKeys:authors:zone:assetURL:)`` makes to `json`.
+    /// Appends the dictionary ``encode(_:type:form:authors:zone:assetURL:)`` makes to `json`.
     static func write(
-        _ record: Record, type: RecordType?, desiredKeys: Set<String>?, authors: (createdBy: String, modifiedBy: String)?,
+        _ record: Record, type: RecordType?, form: CloudKitRecordForm, authors: (createdBy: String, modifiedBy: String)?,
         zone: String, assetURL: (Asset) -> String, to json: inout JSONBuffer
     ) {
         json.raw("{")
@@ -31,12 +32,13 @@ enum CloudKitRecord {
         }
         json.raw("\"deleted\":false,\"fields\":{")
         var first = true
-        for (name, value) in record.fields.sorted(by: { $0.key < $1.key }) where desiredKeys?.contains(name) ?? true {
+        for (name, value) in record.fields.sorted(by: { $0.key < $1.key }) where form.includes(name) {
             if !first { json.raw(",") }
             first = false
             json.string(name)
             json.raw(":")
-            CloudKitFieldValue.write(value, type: type?.field(named: name)?.type ?? Self.type(of: value), assetURL: assetURL, to: &json)
+            CloudKitFieldValue.write(
+                value, type: type?.field(named: name)?.type ?? Self.type(of: value), numbersAsStrings: form.numbersAsStrings, assetURL: assetURL, to: &json)
         }
         json.raw("},")
         if let modifiedAt = record.modifiedAt {

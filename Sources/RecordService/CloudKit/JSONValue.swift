@@ -139,3 +139,22 @@ extension JSONValue {
         }
     }
 }
+
+extension JSONValue {
+    /// A request's array of names at `key` as a set, `nil` when absent; `what` says what the
+    /// names are in the error refusing anything but an array of strings.
+    static func names(_ json: JSONValue?, key: String, naming what: String) throws(CloudKitError) -> Set<String>? {
+        guard let json else { return nil }
+        guard case .array(let elements) = json else {
+            throw CloudKitError(.badRequest, "\(key) must be an array of \(what), not \(json.kindName)")
+        }
+        var names = Set<String>()
+        for element in elements {
+            guard case .string(let name) = element else {
+                throw CloudKitError(.badRequest, "\(key) must hold \(what) (strings), not \(element.kindName)")
+            }
+            names.insert(name)
+        }
+        return names
+    }
+}

@@ -101,6 +101,34 @@ import Testing
         }
     }
 
+    /// `numbersAsStrings`, as MistKit sends it: numbers come and go as strings of their digits,
+    /// exact past a JavaScript number's 53 bits; other strings are still refused.
+    @Test func numbersAsStringsReadsAndWritesNumbersAsStrings() throws {
+        func decode(_ text: String, as type: FieldType) throws -> Value {
+            try CloudKitFieldValue.decode(try Self.json(text), as: type, where: "T.f", numbersAsStrings: true)
+        }
+        #expect(try decode(#"{"value": "9007199254740993", "type": "INT64"}"#, as: .int64) == .int64(9_007_199_254_740_993))
+        #expect(try decode(#"{"value": "-2.5"}"#, as: .double) == .double(-2.5))
+        #expect(try decode(#"{"value": "7"}"#, as: .number(preferred: nil)) == .int64(7))
+        #expect(try decode(#"{"value": "1700000000123"}"#, as: .timestamp) == .timestamp(Date(timeIntervalSince1970: 1_700_000_000.123)))
+        #expect(try decode(#"{"value": ["1", 2]}"#, as: .list(.int64)) == .list([.int64(1), .int64(2)]))
+        #expect(try decode(#"{"value": "42"}"#, as: .string) == .string("42"))
+        for refused in [#"{"value": "12 apples"}"#, #"{"value": "nan"}"#, #"{"value": " 1"}"#, #"{"value": "0x10"}"#] {
+            #expect(throws: CloudKitError.self, "\(refused)") { try decode(refused, as: .int64) }
+        }
+        func written(_ value: Value, _ type: FieldType) -> String {
+            var json = JSONBuffer()
+            CloudKitFieldValue.write(value, type: type, numbersAsStrings: true, assetURL: { _ in "" }, to: &json)
+            return json.text
+        }
+        #expect(written(.int64(9_007_199_254_740_993), .int64) == #"{"type":"INT64","value":"9007199254740993"}"#)
+        #expect(written(.double(2.5), .double) == #"{"type":"DOUBLE","value":"2.5"}"#)
+        #expect(written(.double(2.5), .number(preferred: nil)) == #"{"type":"NUMBER_DOUBLE","value":"2.5"}"#)
+        #expect(written(.list([.int64(1), .int64(2)]), .list(.int64)) == #"{"type":"INT64_LIST","value":["1","2"]}"#)
+        #expect(written(.timestamp(Date(timeIntervalSince1970: 1)), .timestamp) == #"{"type":"TIMESTAMP","value":1000}"#)
+        #expect(written(.string("a"), .string) == #"{"type":"STRING","value":"a"}"#)
+    }
+
     @Test func newFieldsAreTypedFromTheirFirstValue() throws {
         let cases: [(String, FieldType?)] = [
             (#"{"value": "a"}"#, .string),
@@ -120,7 +148,7 @@ import Testing
         }
     }
 
-    /// The JSON text ``CloudKitFieldValue/write(_:type:assetURL:to:)`` writes for `value`.
+    /// The JSON text ``CloudKitFieldValue/write(_:type:numbersAsStrings:assetURL:to:)`` writes for `value`.
     static func written(_ value: Value, type: FieldType, assetURL: (Asset) -> String = { _ in "" }) -> String {
         var json = JSONBuffer()
         CloudKitFieldValue.write(value, type: type, assetURL: assetURL, to: &json)

@@ -22,9 +22,10 @@ import Testing
 
     @Test func desiredKeysKeepOnlyTheFieldsAsked() throws {
         let record = Record("Items", recordName: "I1", fields: ["name": .string("Milk"), "list": .reference(Reference("L1"))])
-        let json = try Self.reparsed(CloudKitRecord.encode(record, type: nil, desiredKeys: ["name"], zone: "Z", assetURL: { _ in "" }))
+        let json = try Self.reparsed(
+            CloudKitRecord.encode(record, type: nil, form: CloudKitRecordForm(desiredKeys: ["name"]), zone: "Z", assetURL: { _ in "" }))
         #expect(json["fields"]?.serialized == #"{"name":{"type":"STRING","value":"Milk"}}"#)
-        let none = try Self.reparsed(CloudKitRecord.encode(record, type: nil, desiredKeys: [], zone: "Z", assetURL: { _ in "" }))
+        let none = try Self.reparsed(CloudKitRecord.encode(record, type: nil, form: CloudKitRecordForm(desiredKeys: []), zone: "Z", assetURL: { _ in "" }))
         #expect(none["fields"]?.serialized == "{}")
         #expect(none["recordType"] == .string("Items"))
     }

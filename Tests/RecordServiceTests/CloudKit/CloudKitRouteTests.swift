@@ -133,6 +133,39 @@ import Testing
         }
     }
 
+    /// A request with `numbersAsStrings` (MistKit sends it on every query and modify) gives and
+    /// gets numbers as strings of their digits, in filters too, on every endpoint returning
+    /// records; without it they are numbers.
+    @Test func numbersAsStringsComeAndGoAsStrings() async throws {
+        let fixture = try ServiceFixture()
+        let token = fixture.adminToken
+        try await fixture.test { client in
+            #expect(try await client.send(.post, Self.database + "records/modify", token: token, json: Self.seed).status == .ok)
+            let big = "9007199254740993"
+            let modify =
+                #"{"numbersAsStrings": true, "operations": [{"operationType": "forceUpdate", "record": {"recordType": "Items", "recordName": "I1", "fields": {"count": {"value": "\#(big)", "type": "INT64"}}}}]}"#
+            let saved = try await client.send(.post, Self.database + "records/modify", token: token, json: modify)
+            #expect(saved.text.contains(#""count":{"type":"INT64","value":"\#(big)"}"#), "\(saved.text)")
+            let filter = #"{"comparator": "EQUALS", "fieldName": "count", "fieldValue": {"value": "\#(big)"}}"#
+            let query = #"{"numbersAsStrings": true, "query": {"recordType": "Items", "filterBy": [\#(filter)]}}"#
+            let found = try await client.send(.post, Self.database + "records/query", token: token, json: query)
+            #expect(try Self.json(found)["records"]?.arrayValue?.map { $0["recordName"] } == [.string("I1")], "\(found.text)")
+            #expect(found.text.contains(#""value":"\#(big)""#), "\(found.text)")
+            let lookup = #"{"numbersAsStrings": true, "records": [{"recordName": "I1"}]}"#
+            #expect(try await client.send(.post, Self.database + "records/lookup", token: token, json: lookup).text.contains(#""value":"\#(big)""#))
+            let changes = try await client.send(.post, Self.database + "records/changes", token: token, json: #"{"numbersAsStrings": true}"#)
+            #expect(changes.text.contains(#""value":"\#(big)""#), "\(changes.text)")
+            let plain = try await client.send(.post, Self.database + "records/lookup", token: token, json: #"{"records": [{"recordName": "I1"}]}"#)
+            #expect(plain.text.contains(#""count":{"type":"INT64","value":\#(big)}"#), "\(plain.text)")
+            // Without it, a string is not a number, and the flag is a boolean.
+            let unflagged = modify.replacingOccurrences(of: #""numbersAsStrings": true, "#, with: "")
+            #expect(try Self.operationCodes(try await client.send(.post, Self.database + "records/modify", token: token, json: unflagged)) == ["BAD_REQUEST"])
+            try Self.expectError(
+                try await client.send(.post, Self.database + "records/lookup", token: token, json: #"{"numbersAsStrings": "yes", "records": []}"#),
+                .badRequest, "BAD_REQUEST")
+        }
+    }
+
     @Test func modifyWithAnIdempotencyKeyIsReplayed() async throws {
         let fixture = try ServiceFixture()
         let token = fixture.adminToken

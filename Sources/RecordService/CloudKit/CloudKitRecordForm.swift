@@ -1,0 +1,33 @@
+/// How a request asks for the records of its response: `desiredKeys` (only those fields) and
+/// `numbersAsStrings` (INT64, DOUBLE and NUMBER values as JSON strings, exact in any client —
+/// a JavaScript number holds 53 bits — as MistKit asks for them). `records/query`,
+/// `records/lookup`, `records/modify` and `records/changes` take both.
+struct CloudKitRecordForm: Sendable {
+    /// The fields to return, or `nil` for all of them.
+    var desiredKeys: Set<String>?
+    /// Whether number values are written as strings (`{"type": "INT64", "value": "42"}`).
+    var numbersAsStrings = false
+
+    /// Every field, numbers as numbers.
+    static let full = CloudKitRecordForm()
+
+    init(desiredKeys: Set<String>? = nil, numbersAsStrings: Bool = false) {
+        self.desiredKeys = desiredKeys
+        self.numbersAsStrings = numbersAsStrings
+    }
+
+    /// The form the request `body` asks for.
+    init(_ body: JSONValue) throws(CloudKitError) {
+        desiredKeys = try JSONValue.names(body["desiredKeys"], key: "desiredKeys", naming: "field names")
+        switch body["numbersAsStrings"] {
+        case nil: numbersAsStrings = false
+        case .bool(let flag)?: numbersAsStrings = flag
+        case let other?: throw CloudKitError(.badRequest, "numbersAsStrings must be true or false, not \(other.kindName)")
+        }
+    }
+
+    /// Whether the field `name` is returned.
+    func includes(_ name: String) -> Bool {
+        desiredKeys?.contains(name) ?? true
+    }
+}
