@@ -56,6 +56,9 @@ public struct CloudKitController: Sendable {
         let database = try context.requireDatabase()
         let body = try await Self.body(of: request, context: context)
         let assetURL = try Self.assetURL(request, context: context)
+        if try CloudKitQueryRequest.isZoneWide(body) {
+            try await Self.requireOneZone(in: database.database)
+        }
         let zone = try await CloudKitZone.resolve(body["zoneID"], in: database.database)
         let outcome = try await CloudKitStore(database: zone.database, access: access).read { transaction -> Result<ByteBuffer, CloudKitError> in
             do {
@@ -85,6 +88,18 @@ public struct CloudKitController: Sendable {
             }
         }
         return Self.json(try outcome.get())
+    }
+
+    /// Nothing, when `database` has only its default zone, where a zone-wide query is the query
+    /// of that zone; otherwise `BAD_REQUEST` naming the zones to query one at a time (a query
+    /// reads one zone's records, which are a database of their own).
+    private static func requireOneZone(in database: RecordDatabase) async throws {
+        let zones = try await blocking { () throws(RecordError) in try database.zones() }
+        guard zones.count == 1 else {
+            let names = zones.map(\.name.debugDescription).joined(separator: ", ")
+            throw CloudKitError(
+                .badRequest, "zoneWide: a query reads one zone, and this database has \(zones.count) (\(names)); send the query with each zone's zoneID")
+        }
     }
 
     /// The page `query` asks for; a marker the same query did not return is refused in

@@ -1,7 +1,7 @@
 import RecordKit
 
 /// A `records/query` request: `query` (`recordType`, `filterBy`, `sortBy`), `resultsLimit`,
-/// `continuationMarker`, `desiredKeys`, `numbersAsStrings` and `zoneID`, read against the schema into the engine's
+/// `continuationMarker`, `desiredKeys`, `numbersAsStrings`, `zoneID` and `zoneWide`, read against the schema into the engine's
 /// ``Query`` and the page to fetch.
 struct CloudKitQueryRequest {
     /// CloudKit's most records in one response; also the page size when `resultsLimit` is absent.
@@ -12,6 +12,15 @@ struct CloudKitQueryRequest {
     var continuationMarker: String?
     /// How the records are written.
     var form: CloudKitRecordForm
+
+    /// Whether `body` asks for a query of every zone (`zoneWide`, which a `zoneID` overrides).
+    static func isZoneWide(_ body: JSONValue) throws(CloudKitError) -> Bool {
+        switch body["zoneWide"] {
+        case nil: return false
+        case .bool(let flag)?: return flag && body["zoneID"] == nil
+        case let other?: throw CloudKitError(.badRequest, "zoneWide must be true or false, not \(other.kindName)")
+        }
+    }
 
     init(_ body: JSONValue, schema: Schema) throws(CloudKitError) {
         guard case .object = body else {

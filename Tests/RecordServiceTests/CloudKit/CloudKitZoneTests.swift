@@ -183,6 +183,28 @@ import Testing
         }
     }
 
+    /// `zoneWide` is the default zone's query while that is the only zone; once there are
+    /// others it is refused naming them (a query reads one zone), never answered from one zone
+    /// alone. A `zoneID` overrides it, as CloudKit says.
+    @Test func aZoneWideQueryIsAnsweredOnlyWhereItReadsEveryZone() async throws {
+        let fixture = try ServiceFixture()
+        let token = fixture.adminToken
+        try await fixture.test { client in
+            _ = try await Self.post(client, "records/modify", token, CloudKitRouteTests.seed)
+            let zoneWide = #"{"zoneWide": true, "query": {"recordType": "Lists"}}"#
+            #expect(try await Self.post(client, "records/query", token, zoneWide)["records"]?.arrayValue?.count == 1)
+            _ = try await Self.createWork(client, token)
+            let refused = try await client.send(.post, Self.database + "records/query", token: token, json: zoneWide)
+            try CloudKitRouteTests.expectError(refused, .badRequest, "BAD_REQUEST")
+            #expect(refused.text.contains(#"\"_defaultZone\", \"Work\""#) && refused.text.contains("zoneID"), "\(refused.text)")
+            let inWork = #"{"zoneWide": true, "zoneID": \#(Self.work), "query": {"recordType": "Lists"}}"#
+            #expect(try await Self.post(client, "records/query", token, inWork)["records"]?.arrayValue?.count == 0)
+            let malformed = try await client.send(
+                .post, Self.database + "records/query", token: token, json: #"{"zoneWide": 1, "query": {"recordType": "Lists"}}"#)
+            try CloudKitRouteTests.expectError(malformed, .badRequest, "BAD_REQUEST")
+        }
+    }
+
     @Test func anUnknownZoneIsZoneNotFoundEverywhere() async throws {
         let fixture = try ServiceFixture()
         let token = fixture.adminToken
