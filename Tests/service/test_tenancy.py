@@ -387,6 +387,7 @@ def test_login_brute_force_is_bounded_by_the_rate_limit():
             # Even the right password waits for the window now.
             right = httpx.post(f"{server.url}/auth/login", json={"user": "carol", "password": "carol-password-1"}, timeout=30)
             assert right.status_code == 429 and int(right.headers["Retry-After"]) >= 1
+            assert right.json()["retryAfter"] == int(right.headers["Retry-After"])  # CloudKit's error dictionary says it too
         finally:
             server.stop()
         log = (pathlib.Path(folder) / "serve.log").read_text()

@@ -4,7 +4,8 @@ import RecordKit
 
 /// The shape an API gives its errors: GraphQL's `{"errors":[…]}` or CloudKit's
 /// `{"uuid","serverErrorCode","reason"}`, whose `uuid` is the request's id (its `X-Request-ID`
-/// and the `request_id` of its log line), so an error a client shows leads to the server's line.
+/// and the `request_id` of its log line), so an error a client shows leads to the server's line;
+/// an error telling when to try again (`Retry-After`) says it in CloudKit's `retryAfter` too.
 public enum ErrorRendering: Sendable {
     case graphQL
     case cloudKit
@@ -27,10 +28,11 @@ public enum ErrorRendering: Sendable {
                 "{\"errors\":[{\"message\":" + JSONText.string(error.reason) + ",\"extensions\":{\"code\":" + JSONText.string(error.code.rawValue) + "}}]}"
             )
         case .cloudKit:
+            let retryAfter = error.headers[.retryAfter].flatMap { Int($0) }.map { ",\"retryAfter\":\($0)" } ?? ""
             return (
                 "application/json",
                 "{\"uuid\":" + JSONText.string(requestID) + ",\"serverErrorCode\":" + JSONText.string(error.code.rawValue)
-                    + ",\"reason\":" + JSONText.string(error.reason) + "}"
+                    + ",\"reason\":" + JSONText.string(error.reason) + retryAfter + "}"
             )
         }
     }

@@ -60,6 +60,8 @@ struct LoginRouteTests {
             #expect(throttled.status == .tooManyRequests)
             #expect(throttled.text.contains("THROTTLED"))
             #expect(Int(throttled.headers[.retryAfter] ?? "") ?? 0 >= 1)
+            // CloudKit's error dictionary says it too, in seconds.
+            #expect(throttled.text.contains(#""retryAfter":\#(throttled.headers[.retryAfter] ?? "")}"#), "\(throttled.text)")
         }
     }
 
