@@ -240,9 +240,8 @@ struct CloudKitModification: Sendable {
     /// other's; `nil` when the request is not atomic or every operation can be attempted.
     var refusal: [JSONValue]? {
         guard atomic else { return nil }
-        let refused = planned.filter { $0.failure != nil }
-        guard !refused.isEmpty else { return nil }
-        return atomicResults(refused.map { ($0.recordName, $0.failure!) })
+        let refused = planned.compactMap { operation in operation.failure.map { (recordName: operation.recordName, error: $0) } }
+        return refused.isEmpty ? nil : atomicResults(refused)
     }
 
     /// The `records` answering an atomic request that `error` stopped and rolled back: the
@@ -270,10 +269,11 @@ struct CloudKitModification: Sendable {
     }
 
     /// Whether `error` is about its operation's record — answered in the operation's place — and
-    /// not about the request or the service.
+    /// not about the request or the service (its zone, its Idempotency-Key, a database that is
+    /// full, read-only or failing).
     private static func isOperationFailure(_ error: RecordError) -> Bool {
         switch (error.reason, error.code) {
-        case (.unknownZone?, _), (.changeTokenExpired?, _), (_, .transactionConflict), (_, .internalError): false
+        case (.unknownZone?, _), (.changeTokenExpired?, _), (.diskFull?, _), (.readOnly?, _), (_, .transactionConflict), (_, .internalError): false
         default: true
         }
     }

@@ -197,6 +197,22 @@ import Testing
         #expect(try db.fetch(recordNames: ["L2", "L3", "L4"]).isEmpty)
     }
 
+    /// A failure of the database — full, read-only, failing — or of the request is not the
+    /// operation's: the request's, answered as a whole; a failure of the record is in its place.
+    @Test func onlyAFailureOfTheRecordIsAnsweredInTheOperationsPlace() throws {
+        let (db, _) = try Self.seeded()
+        let request = try CloudKitModifyRequest(
+            try JSONValue.parse(Data(Self.batch([Self.operation("create", #"{"recordType": "Lists", "recordName": "L2"}"#)]).utf8)))
+        let modification = try CloudKitModification(
+            request, schema: try db.schema, storedTypes: [:], zone: "_defaultZone", uploads: { _ in nil }, assetURL: { _ in "" })
+        #expect(modification.atomicResults(failingWith: RecordError(.limitExceeded, "full", recordName: "L2", reason: .diskFull)) == nil)
+        #expect(modification.atomicResults(failingWith: RecordError(.invalidArguments, "read-only", recordName: "L2", reason: .readOnly)) == nil)
+        #expect(modification.atomicResults(failingWith: RecordError(.internalError, "busy", recordName: "L2", reason: .busy)) == nil)
+        #expect(modification.atomicResults(failingWith: RecordError(.serverRecordChanged, "taken", recordName: "L9")) == nil)
+        let taken = modification.atomicResults(failingWith: RecordError(.serverRecordChanged, "taken", recordName: "L2"))
+        #expect(taken?.map { $0["serverErrorCode"] } == [.string("EXISTS")])
+    }
+
     @Test func aNonAtomicBatchReportsEachFailureInItsPlace() throws {
         let (db, _) = try Self.seeded()
         let results = try Self.modify(
