@@ -40,11 +40,7 @@ struct CloudKitModifyRequest: Sendable {
         guard operations.count <= Self.maximumOperations else {
             throw CloudKitError(.badRequest, "a request holds at most \(Self.maximumOperations) operations; this one has \(operations.count) — split it")
         }
-        switch body["atomic"] {
-        case nil: atomic = true
-        case .bool(let flag)?: atomic = flag
-        case let other?: throw CloudKitError(.badRequest, "atomic must be true or false, not \(other.kindName)")
-        }
+        atomic = try JSONValue.flag(body["atomic"], key: "atomic") ?? true
         form = try CloudKitRecordForm(body)
         var parsed: [Operation] = []
         var names = Set<String>()

@@ -15,11 +15,7 @@ struct CloudKitQueryRequest {
 
     /// Whether `body` asks for a query of every zone (`zoneWide`, which a `zoneID` overrides).
     static func isZoneWide(_ body: JSONValue) throws(CloudKitError) -> Bool {
-        switch body["zoneWide"] {
-        case nil: return false
-        case .bool(let flag)?: return flag && body["zoneID"] == nil
-        case let other?: throw CloudKitError(.badRequest, "zoneWide must be true or false, not \(other.kindName)")
-        }
+        (try JSONValue.flag(body["zoneWide"], key: "zoneWide") ?? false) && body["zoneID"] == nil
     }
 
     init(_ body: JSONValue, schema: Schema) throws(CloudKitError) {

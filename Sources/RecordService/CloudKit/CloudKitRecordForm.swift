@@ -19,11 +19,7 @@ struct CloudKitRecordForm: Sendable {
     /// The form the request `body` asks for.
     init(_ body: JSONValue) throws(CloudKitError) {
         desiredKeys = try JSONValue.names(body["desiredKeys"], key: "desiredKeys", naming: "field names")
-        switch body["numbersAsStrings"] {
-        case nil: numbersAsStrings = false
-        case .bool(let flag)?: numbersAsStrings = flag
-        case let other?: throw CloudKitError(.badRequest, "numbersAsStrings must be true or false, not \(other.kindName)")
-        }
+        numbersAsStrings = try JSONValue.flag(body["numbersAsStrings"], key: "numbersAsStrings") ?? false
     }
 
     /// Whether the field `name` is returned.

@@ -15,12 +15,7 @@ enum CloudKitSort {
             guard case .string(let name)? = sort["fieldName"] ?? sort["systemFieldName"] else {
                 throw CloudKitError(.badRequest, "\(path) needs a fieldName")
             }
-            var ascending = true
-            switch sort["ascending"] {
-            case nil: break
-            case .bool(let flag)?: ascending = flag
-            case let other?: throw CloudKitError(.badRequest, "\(path).ascending must be true or false, not \(other.kindName)")
-            }
+            let ascending = try JSONValue.flag(sort["ascending"], key: "\(path).ascending") ?? true
             if sort["relativeLocation"] != nil {
                 throw CloudKitError(.badRequest, "\(path): sorting by distance (relativeLocation) is not supported; filter with NEAR and sort by another field")
             }

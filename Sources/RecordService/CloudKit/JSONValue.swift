@@ -158,3 +158,15 @@ extension JSONValue {
         return names
     }
 }
+
+extension JSONValue {
+    /// A request's boolean at `key` (`path.ascending`, `atomic`), `nil` when absent; anything but
+    /// `true` or `false` is refused naming it.
+    static func flag(_ json: JSONValue?, key: String) throws(CloudKitError) -> Bool? {
+        switch json {
+        case nil: return nil
+        case .bool(let flag)?: return flag
+        case let other?: throw CloudKitError(.badRequest, "\(key) must be true or false, not \(other.kindName)")
+        }
+    }
+}
