@@ -1,6 +1,7 @@
 import Foundation
-import RecordKit
 import Testing
+
+@testable import RecordKit
 
 @Suite struct TimestampTests {
     /// What `Timestamp.format` wrote through Foundation's format style for every year, before
@@ -52,5 +53,24 @@ import Testing
         for milliseconds in samples + [-12_212_553_600_001, 253_402_300_800_000] {
             #expect(Timestamp.format(Timestamp.date(milliseconds: milliseconds)) == Self.formattedByFoundation(milliseconds: milliseconds))
         }
+    }
+
+    @Test func theFormItWritesIsReadAsFoundationReadsIt() throws {
+        var generator = SystemRandomNumberGenerator()
+        // Years 1583 to 9999, the range read digit by digit, and the edges of that range.
+        let samples = (0..<5_000).map { _ in Int64.random(in: -12_212_553_600_000...253_402_300_799_999, using: &generator) }
+        let foundation = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        for milliseconds in samples + [-12_212_553_600_000, 253_402_300_799_999, 951_782_400_123, 0, -1] {
+            let text = Timestamp.format(Timestamp.date(milliseconds: milliseconds))
+            #expect(Timestamp.millisecondsOfOwnForm(text) == milliseconds, "\(text)")
+            #expect(Timestamp.milliseconds(try foundation.parse(text)) == milliseconds, "\(text)")
+        }
+        let otherForms = [
+            "1582-12-31T23:59:59.999Z", "2026-11-21T09:25:00Z", "2026-11-21T09:25:00.000+00:00", "2026-11-21t09:25:00.000Z", "2026-1a-21T09:25:00.000Z",
+        ]
+        for other in otherForms {
+            #expect(Timestamp.millisecondsOfOwnForm(other) == nil, "\(other)")
+        }
+        #expect(Timestamp.parse("2026-11-21T09:25:00.123Z").map(Timestamp.milliseconds) == 1_795_253_100_123)
     }
 }

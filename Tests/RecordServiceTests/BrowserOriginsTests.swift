@@ -65,4 +65,12 @@ struct BrowserOriginsTests {
             #expect(answered.headers[.accessControlAllowOrigin] == nil)
         }
     }
+
+    @Test func whichPagesMayOpenAWebSocket() {
+        #expect(BrowserOrigins.any.admitWebSocket(from: "https://anywhere.example"))
+        #expect(BrowserOrigins.none.admitWebSocket(from: nil) && !BrowserOrigins.none.admitWebSocket(from: "https://app.example"))
+        let listed = BrowserOrigins.only(["https://app.example"])
+        #expect(listed.admitWebSocket(from: "HTTPS://APP.EXAMPLE") && listed.admitWebSocket(from: nil))
+        #expect(!listed.admitWebSocket(from: "https://app.example.evil") && !listed.admitWebSocket(from: "null"))
+    }
 }

@@ -1,7 +1,12 @@
 """Calls from web pages: a browser's preflight and the CORS headers on answers, as a page using
 CloudKit JS or a GraphQL client would meet them (httpx sending what the browser sends)."""
 
+import asyncio
+import json
+
 import httpx
+import pytest
+import websockets
 
 from conftest import own_server
 
@@ -41,3 +46,24 @@ def test_only_the_origins_given_get_answers_their_pages_may_read():
         answered = httpx.post(running.url + "/graphql", json={"query": "{ __typename }"},
                               headers={"Origin": "https://elsewhere.example", "Authorization": f"Bearer {running.token}"})
         assert answered.status_code == 200 and "access-control-allow-origin" not in answered.headers
+
+
+def test_a_page_of_an_origin_not_listed_may_not_open_a_graphql_websocket():
+    """Browsers apply no CORS to WebSockets, so the service checks the page's Origin itself."""
+    async def open_from(url, origin):
+        async with websockets.connect(url, origin=origin, subprotocols=["graphql-transport-ws"]) as ws:
+            await ws.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {running.token}"}}))
+            return json.loads(await asyncio.wait_for(ws.recv(), timeout=10))["type"]
+
+    with own_server("--allow-origin", PAGE) as running:
+        url = running.url.replace("http://", "ws://") + "/graphql"
+        assert asyncio.run(open_from(url, PAGE)) == "connection_ack"
+        with pytest.raises(websockets.exceptions.InvalidStatus) as refused:
+            asyncio.run(open_from(url, "https://elsewhere.example"))
+        response = refused.value.response
+        assert response.status_code == 403
+        assert b"ACCESS_DENIED" in response.body and b"--allow-origin https://elsewhere.example" in response.body
+        # A client that is not a page sends no Origin and is not affected.
+        assert asyncio.run(open_from(url, None)) == "connection_ack"
+        log = (running.data / "serve.log").read_text()
+        assert "status=403" in log and "level=error" not in log

@@ -16,7 +16,8 @@ public func buildApplication(
     let configuration = state.configuration
     var app = Application(
         router: buildRouter(state, logger: logger),
-        server: ServiceChannel.builder(webSocketRouter: buildWebSocketRouter(state), readTimeout: configuration.readTimeout, logger: logger),
+        server: ServiceChannel.builder(
+            webSocketRouter: buildWebSocketRouter(state), origins: configuration.browserOrigins, readTimeout: configuration.readTimeout, logger: logger),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "shop"),
         onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },
         logger: logger

@@ -46,6 +46,18 @@ public enum BrowserOrigins: Sendable, Equatable {
         return trimmed.lowercased()
     }
 
+    /// Whether a page of `origin` may open a WebSocket to the service: a browser lets any page
+    /// open one and hands it every message, without asking (no CORS), so the service itself
+    /// refuses the pages these origins leave out. A request without `Origin` is no page's.
+    func admitWebSocket(from origin: String?) -> Bool {
+        guard let origin else { return true }
+        switch self {
+        case .any: return true
+        case .none: return false
+        case .only(let origins): return origins.contains(origin.lowercased())
+        }
+    }
+
     /// Adds the middleware that lets these pages call the service to `router`: Hummingbird's
     /// CORS middleware (preflights answered, `Access-Control-Allow-Origin` on every answer),
     /// behind ``OriginFilterMiddleware`` for a list, and ``ExposedHeadersMiddleware``; none for

@@ -8,7 +8,8 @@ import NIOHTTP1
 /// The service's connections: HTTP/1.1 with the GraphQL WebSocket upgrade
 /// (hummingbird-websocket's channel), the first request head timed by
 /// ``FirstHeadTimeoutHandler`` (and refused with 400 by ``FirstHeadErrorHandler`` when it is not
-/// HTTP) and everything after by ``RequestReadTimeoutHandler`` (a later head that is not HTTP
+/// HTTP, with 403 by ``WebSocketOriginHandler`` when it is an upgrade from a page of an origin
+/// not admitted) and everything after by ``RequestReadTimeoutHandler`` (a later head that is not HTTP
 /// refused by ``LaterHeadErrorHandler``, a response saying `Connection: close` followed by the
 /// close by ``ClosingResponseHandler``).
 struct ServiceChannel: ServerChildChannel {
@@ -21,10 +22,14 @@ struct ServiceChannel: ServerChildChannel {
     }
 
     let upgrading: HTTP1WebSocketUpgradeChannel
+    let origins: BrowserOrigins
     let readTimeout: Duration
 
-    /// The builder of these channels, upgrades decided by `webSocketRouter`.
-    static func builder(webSocketRouter: Router<ServiceRequestContext>, readTimeout: Duration, logger: Logger) -> HTTPServerBuilder {
+    /// The builder of these channels, upgrades decided by `webSocketRouter` for the pages of
+    /// `origins`.
+    static func builder(
+        webSocketRouter: Router<ServiceRequestContext>, origins: BrowserOrigins, readTimeout: Duration, logger: Logger
+    ) -> HTTPServerBuilder {
         let webSocketResponder = webSocketRouter.buildResponder()
         return HTTPServerBuilder { responder in
             ServiceChannel(
@@ -40,7 +45,7 @@ struct ServiceChannel: ServerChildChannel {
                             maxFrameSize: GraphQLWebSocketSession.maximumMessageSize, autoPing: .enabled(timePeriod: .seconds(30)), closeTimeout: .seconds(5))
                     )
                 ),
-                readTimeout: readTimeout
+                origins: origins, readTimeout: readTimeout
             )
         }
     }
@@ -56,6 +61,10 @@ struct ServiceChannel: ServerChildChannel {
             let firstHead = channel.eventLoop.makePromise(of: Void.self)
             do {
                 try operations.addHandler(FirstHeadErrorHandler(logger: logger, firstHead: firstHead), position: .after(decoder))
+                // Before it: a refused upgrade is no first request to serve.
+                if origins != .any {
+                    try operations.addHandler(WebSocketOriginHandler(origins: origins, logger: logger), position: .after(decoder))
+                }
             } catch {
                 firstHead.fail(error)
                 throw error
@@ -64,16 +73,17 @@ struct ServiceChannel: ServerChildChannel {
         }
     }
 
-    /// Serves the connection as HTTP or as a WebSocket. A connection that ended before its first
-    /// request was read (refused with 400 by ``FirstHeadErrorHandler``, timed out by
-    /// ``FirstHeadTimeoutHandler``, closed by the client) is a debug line: hummingbird-websocket
+    /// Serves the connection as HTTP or as a WebSocket. A connection that ended without a first
+    /// request to serve (refused with 400 by ``FirstHeadErrorHandler`` or with 403 by
+    /// ``WebSocketOriginHandler``, timed out by ``FirstHeadTimeoutHandler``, closed by the
+    /// client) is a debug line: hummingbird-websocket
     /// would log each at error level ("Error handling upgrade result"), so any client could fill
     /// the log with errors the server already answered.
     func handle(value: Value, logger: Logger) async {
         do {
             try await value.firstHead.get()
         } catch {
-            logger.debug("connection ended before its first request was read", metadata: ["error": "\(error)"])
+            logger.debug("connection ended without a first request to serve", metadata: ["error": "\(error)"])
             return
         }
         await upgrading.handle(value: value.upgrading, logger: logger)

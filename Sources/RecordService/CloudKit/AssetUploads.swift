@@ -118,7 +118,7 @@ final class AssetUploads: Sendable {
         guard claimed else {
             throw CloudKitError(.notFound, "this upload URL is unknown or has expired (they last 15 minutes); ask assets/upload for a new one")
         }
-        let path = folder + "/" + UUID().uuidString.lowercased()
+        let path = folder + "/" + RandomUUID.lowercased()
         let digest = UploadDigest(limit: limit)
         do {
             try await FileIO().writeFile(contents: body.map { chunk in try digest.add(chunk) }, path: path, context: context)

@@ -92,7 +92,7 @@ extension RemoteBackend {
         let type = file.recordType.name
         let document = "mutation($records: [\(type)Create!]!) { result: createMany\(type)(records: $records) { recordName } }"
         let response = try await graphQL(
-            .members(["query": .string(document), "variables": .members(["records": .array(records)])]), transactionID: UUID().uuidString.lowercased())
+            .members(["query": .string(document), "variables": .members(["records": .array(records)])]), transactionID: RandomUUID.lowercased())
         if let error = response.errors.first {
             guard error.path.count == 2, case .index(let index) = error.path[1], lines.indices.contains(index) else {
                 throw GraphQLOutput.failure(of: response) ?? ServerErrors.recordError(error)

@@ -250,7 +250,7 @@ final class RemoteBackend: ShopBackend {
         }
         let body = JSONValue.members(["query": .string(mutation.document), "variables": mutation.variables])
         unit?.writeMayHaveApplied = true
-        let response = try await graphQL(body, transactionID: UUID().uuidString.lowercased())
+        let response = try await graphQL(body, transactionID: RandomUUID.lowercased())
         let answer: JSONValue
         do {
             answer = try data(of: response)
@@ -282,7 +282,7 @@ final class RemoteBackend: ShopBackend {
         // query. A mutation naming its own transaction (`@transaction(id:)`) is sent under it.
         let isMutation = document.contains("mutation")
         let body = JSONValue.members(["query": .string(document)])
-        let id = isMutation ? RecordQLEngine.transactionID(inDocument: document) ?? UUID().uuidString.lowercased() : nil
+        let id = isMutation ? RecordQLEngine.transactionID(inDocument: document) ?? RandomUUID.lowercased() : nil
         return try await graphQL(body, transactionID: id)
     }
 

@@ -139,8 +139,9 @@ final class ServerConnection {
     /// cancels the HTTP request itself (as cancelling the task does), so waiting for the answer
     /// costs no timer.
     private func attemptOnce(_ request: ServerRequest) async throws -> ServerResponse {
-        let http = try HTTPClient.Request(
-            url: request.url, method: request.method, headers: headers(for: request), body: request.body.map { .bytes($0) })
+        var http = try madeRequest(request.method, request.url)
+        http.headers = headers(for: request)
+        http.body = request.body.map { .bytes($0) }
         let exchange = client.execute(
             request: http, delegate: ResponseAccumulator(request: http, maxBodySize: Self.maximumResponseSize),
             eventLoop: .delegateAndChannel(on: executor.eventLoop),
@@ -155,6 +156,27 @@ final class ServerConnection {
             throw error
         }
     }
+
+    /// The request to `url` with `method`, without headers or body: made once for each of the
+    /// few endpoints a session calls (making one parses and takes apart its URL, a twentieth of
+    /// a command's time), then copied for each attempt.
+    private func madeRequest(_ method: HTTPMethod, _ url: String) throws -> HTTPClient.Request {
+        let key = MadeRequestKey(method: method.rawValue, url: url)
+        if let made = madeRequests[key] { return made }
+        let made = try HTTPClient.Request(url: url, method: method)
+        if madeRequests.count < Self.madeRequestsKept { madeRequests[key] = made }
+        return made
+    }
+
+    private struct MadeRequestKey: Hashable {
+        var method: String
+        var url: String
+    }
+
+    /// Requests made before (``madeRequest(_:_:)``), by method and URL.
+    private var madeRequests: [MadeRequestKey: HTTPClient.Request] = [:]
+    /// How many of them are kept: more than the endpoints a session calls.
+    private static let madeRequestsKept = 32
 
     /// Whether the server answers `url` (the https:// form of the http:// URL that was hung up
     /// on) over TLS, as a TLS-only port hangs up on plain HTTP: any answer there, or a TLS
