@@ -151,4 +151,24 @@ struct EngineValueSelectionTests {
             await shop.data(#"{ asset(sha256: "\#(sha256)") missing: asset(sha256: "00") }"#)
                 == #"{"data":{"asset":"\#(photo.base64EncodedString())","missing":null}}"#)
     }
+
+    /// What a device measured beside the coordinates (CloudKit's location dictionary) is written
+    /// by `LocationInput` and read back as members of `Location`, `null` where not given.
+    @Test func aLocationCarriesWhatWasMeasuredBesideItsCoordinates() async throws {
+        let shop = try EngineFixture(bootstrap: try CKDBParser.parse(Self.schema))
+        let created = await shop.data(
+            """
+            mutation { createPlaces(recordName: "X1", fields: {name: "Tower", spot: {latitude: 48.8584, longitude: 2.2945, altitude: 330.5,
+                horizontalAccuracy: 5, timestamp: "2026-11-21T09:25:00.123Z"}}) { recordName } }
+            """)
+        #expect(created == #"{"data":{"createPlaces":{"recordName":"X1"}}}"#)
+        #expect(
+            try shop.database.fetch(recordName: "X1")?["spot"]
+                == .location(Location(latitude: 48.8584, longitude: 2.2945, altitude: 330.5, horizontalAccuracy: 5, timestamp: 1_795_253_100_123)))
+        let read = await shop.data("{ Places { spot { latitude altitude horizontalAccuracy verticalAccuracy speed course timestamp } } }")
+        #expect(
+            read
+                == #"{"data":{"Places":[{"spot":{"latitude":48.8584,"altitude":330.5,"horizontalAccuracy":5.0,"verticalAccuracy":null,"speed":null,"course":null,"timestamp":"2026-11-21T09:25:00.123Z"}}]}}"#
+        )
+    }
 }

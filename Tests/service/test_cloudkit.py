@@ -271,6 +271,28 @@ def test_numbers_as_strings_come_and_go_as_strings_as_mistkit_asks(client, serve
     expect_error(post(client, server, "records/query", {"numbersAsStrings": 1, "query": {"recordType": "Items"}}), 400, "BAD_REQUEST")
 
 
+def test_a_location_keeps_everything_a_cllocation_sends(client, server):
+    """CloudKit JS and MistKit send a location as a CLLocation's dictionary; every member comes
+    back as sent, from CloudKit's endpoints and from GraphQL (its timestamp as ISO-8601 there)."""
+    name = unique("spot")
+    sent = {"latitude": 48.8584, "longitude": 2.2945, "altitude": 330.5, "horizontalAccuracy": 5.0, "verticalAccuracy": 2.5,
+            "speed": 0.0, "course": 359.75, "timestamp": 1795253100123}
+    saved = modify(client, server, {"operationType": "create", "record": {"recordType": "Sights", "recordName": name, "fields": {
+        "spot": {"value": sent, "type": "LOCATION"}}}})
+    assert saved.status_code == 200, saved.text
+    assert saved.json()["records"][0]["fields"]["spot"] == {"type": "LOCATION", "value": sent}
+    looked_up = post(client, server, "records/lookup", {"records": [{"recordName": name}]}).json()["records"][0]
+    assert looked_up["fields"]["spot"]["value"] == sent
+    answered = client.post(f"{server.url}/graphql", json={"query": f'{{ Sights(where: {{recordName: {{eq: "{name}"}}}}) '
+                                                            "{ spot { latitude altitude speed course timestamp } } }"})
+    assert answered.json() == {"data": {"Sights": [{"spot": {"latitude": 48.8584, "altitude": 330.5, "speed": 0.0, "course": 359.75,
+                                                             "timestamp": "2026-11-21T09:25:00.123Z"}}]}}
+    refused = modify(client, server, {"operationType": "create", "record": {"recordType": "Sights", "recordName": unique("spot"), "fields": {
+        "spot": {"value": {"latitude": 1, "longitude": 2, "altitude": "high"}, "type": "LOCATION"}}}})
+    failed, = expect_failed_operations(refused, "BAD_REQUEST")
+    assert "altitude must be a finite number" in failed["reason"]
+
+
 def test_zones_list_and_lookup(client, server):
     zones = client.get(f"{server.database_url()}/zones/list")
     assert zones.status_code == 200

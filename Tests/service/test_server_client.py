@@ -365,13 +365,14 @@ THINGS_SCHEMA = """DEFINE SCHEMA
     );
 """
 
-# Every field type, the texts CSV must quote, a reference to a record that does not exist (kept
+# Every field type (a location with what a device measured beside its coordinates), the texts CSV must quote, a reference to a record that does not exist (kept
 # as it is, with its action), an asset's content, and a record with no values.
 THINGS = [
     {"recordName": "A", "text": "He said \"hi\", then\nleft;\r\nCafé ☕ 𝄞 e\u0301", "count": -9223372036854775808, "ratio": 0.1,
-     "amount": -1.5e300, "at": "2024-11-19T07:06:40.123Z", "blob": "AAEC/ywiCg==", "place": {"latitude": 52.5200066, "longitude": -13.404954},
+     "amount": -1.5e300, "at": "2024-11-19T07:06:40.123Z", "blob": "AAEC/ywiCg==", "place": {"latitude": 52.5200066, "longitude": -13.404954,
+                                                                                                  "altitude": 34.5, "timestamp": "2024-11-19T07:06:40.123Z"},
      "file": "YXNzZXQsICJjb250ZW50Igo=", "owner": {"recordName": "B", "action": "NONE"}, "tags": ["a,b", "\"q\"", ""],
-     "counts": [9007199254740991, 0], "times": ["1970-01-01T00:00:00.000Z"], "places": [{"latitude": -90, "longitude": 180}],
+     "counts": [9007199254740991, 0], "times": ["1970-01-01T00:00:00.000Z"], "places": [{"latitude": -90, "longitude": 180, "course": 90.5}],
      "owners": [{"recordName": "gone", "action": "NONE"}]},
     {"recordName": "B", "text": "", "tags": [], "ratio": 2.0, "amount": 7, "owner": {"recordName": "A", "action": "DELETE_SELF"}},
     {"recordName": "C,\"odd\" name ✓"},
@@ -446,6 +447,8 @@ def test_import_export_and_explain_through_a_server_print_and_store_what_a_file_
     assert exported[0]["owners"] == [{"recordName": "gone", "action": "NONE"}]
     assert exported[1]["owner"] == {"recordName": "A", "action": "DELETE_SELF"}
     assert exported[0]["file"] == THINGS[0]["file"]
+    # A location keeps what was measured beside its coordinates, through the server as in a file.
+    assert exported[0]["place"] == THINGS[0]["place"] and exported[0]["places"] == THINGS[0]["places"]
 
 
 @pytest.mark.parametrize("kind", ["drop_after", "drop_before"])

@@ -30,7 +30,7 @@ public struct Projection: Sendable, Hashable {
         /// A constant string (GraphQL's `__typename`).
         case constant(String)
         /// A schema field's value in the encoding of its type. For LOCATION and ASSET fields this
-        /// is the whole object (`{"latitude","longitude"}`, `{"size","sha256"}`); a LIST<REFERENCE>
+        /// is the whole object (`{"latitude","longitude",…}` with the members present, `{"size","sha256"}`); a LIST<REFERENCE>
         /// is an array of recordNames.
         case field(String)
         /// Chosen members of a LOCATION or ASSET field (or of each element of a list of them).
@@ -54,6 +54,9 @@ public struct Projection: Sendable, Hashable {
     /// What a member of a LOCATION or ASSET value holds.
     public enum PartValue: Sendable, Hashable {
         case latitude, longitude, size, sha256
+        /// A member of a LOCATION beside its coordinates (one of ``Location/detailNames``), `null`
+        /// when the value has none; `timestamp` as ISO-8601 text.
+        case locationDetail(String)
         case constant(String)
     }
 }

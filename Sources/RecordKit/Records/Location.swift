@@ -1,13 +1,67 @@
 import Foundation
 
-/// A LOCATION value: latitude and longitude in degrees.
+/// A LOCATION value: latitude and longitude in degrees, and what CloudKit's location dictionary
+/// carries beside them (a `CLLocation`'s altitude, accuracies, speed, course and time), kept as
+/// given.
 public struct Location: Sendable, Hashable, Codable, CustomStringConvertible {
     public var latitude: Double
     public var longitude: Double
+    /// Metres above sea level.
+    public var altitude: Double?
+    /// Radius of uncertainty of the coordinates, in metres.
+    public var horizontalAccuracy: Double?
+    /// Uncertainty of the altitude, in metres.
+    public var verticalAccuracy: Double?
+    /// Metres per second.
+    public var speed: Double?
+    /// Degrees clockwise from due north.
+    public var course: Double?
+    /// When the location was determined, in milliseconds since 1970.
+    public var timestamp: Int64?
 
-    public init(latitude: Double, longitude: Double) {
+    public init(
+        latitude: Double, longitude: Double, altitude: Double? = nil, horizontalAccuracy: Double? = nil, verticalAccuracy: Double? = nil,
+        speed: Double? = nil, course: Double? = nil, timestamp: Int64? = nil
+    ) {
         self.latitude = latitude
         self.longitude = longitude
+        self.altitude = altitude
+        self.horizontalAccuracy = horizontalAccuracy
+        self.verticalAccuracy = verticalAccuracy
+        self.speed = speed
+        self.course = course
+        self.timestamp = timestamp
+    }
+
+    /// The names of the members beside the coordinates, as CloudKit's location dictionary has
+    /// them, each with its value when present (a whole number of milliseconds for `timestamp`).
+    public var details: [(name: String, value: Double)] {
+        let members: [(String, Double?)] = [
+            ("altitude", altitude), ("horizontalAccuracy", horizontalAccuracy), ("verticalAccuracy", verticalAccuracy), ("speed", speed),
+            ("course", course), ("timestamp", timestamp.map(Double.init)),
+        ]
+        return members.compactMap { name, value in value.map { (name, $0) } }
+    }
+
+    /// The names ``details`` may hold.
+    public static let detailNames = ["altitude", "horizontalAccuracy", "verticalAccuracy", "speed", "course", "timestamp"]
+
+    /// Sets the member ``detailNames`` names to `value`; `false` when `value` cannot be one (not
+    /// finite; a `timestamp` not a whole number of milliseconds within ±8.64e15).
+    public mutating func setDetail(_ name: String, to value: Double) -> Bool {
+        guard value.isFinite else { return false }
+        switch name {
+        case "altitude": altitude = value
+        case "horizontalAccuracy": horizontalAccuracy = value
+        case "verticalAccuracy": verticalAccuracy = value
+        case "speed": speed = value
+        case "course": course = value
+        case "timestamp":
+            guard value.rounded() == value, abs(value) <= 8.64e15 else { return false }
+            timestamp = Int64(value)
+        default: return false
+        }
+        return true
     }
 
     /// Whether both coordinates are finite and in range.

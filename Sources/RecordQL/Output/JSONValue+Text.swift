@@ -1,4 +1,4 @@
-import RecordKit
+public import RecordKit
 
 extension JSONValue {
     /// An object with `pairs` as its members, in the order given.
@@ -14,6 +14,17 @@ extension JSONValue {
     /// A number, or `null` for NaN and the infinities, which JSON cannot write.
     public static func number(_ value: Double) -> JSONValue {
         value.isFinite ? .number(String(value)) : .null
+    }
+
+    /// A LOCATION as the query language writes it: `{latitude, longitude}`, then the members
+    /// present beside them (``RecordKit/Location/details``; `timestamp` as ISO-8601 text).
+    public static func location(_ location: Location) -> JSONValue {
+        var members = [Member(key: "latitude", value: .number(location.latitude)), Member(key: "longitude", value: .number(location.longitude))]
+        for (name, value) in location.details {
+            let json: JSONValue = name == "timestamp" ? .string(Timestamp.format(Timestamp.date(milliseconds: Int64(value)))) : .number(value)
+            members.append(Member(key: name, value: json))
+        }
+        return .object(members)
     }
 
     /// The value as compact JSON text on one line, object members in their order.

@@ -121,6 +121,7 @@ final class ProjectionBuilder {
             switch field.name {
             case "latitude": source = .latitude
             case "longitude": source = .longitude
+            case let name where typeName == GraphQLNames.locationType && RecordKit.Location.detailNames.contains(name): source = .locationDetail(name)
             case "size": source = .size
             case "sha256": source = .sha256
             case "__typename": source = .constant(typeName)

@@ -8,7 +8,7 @@ public import RecordKit
 ///
 /// STRING → `.string`, INT64 → `.int64`, DOUBLE and NUMBER → `.double` (`.int64` for NUMBER
 /// PREFERRED AS INT64), TIMESTAMP (ISO-8601) → `.timestamp`, BYTES (base64) → `.bytes`,
-/// REFERENCE `{recordName, action}` → `.reference`, LOCATION `{latitude, longitude}` →
+/// REFERENCE `{recordName, action}` → `.reference`, LOCATION `{latitude, longitude, …}` →
 /// `.location`, ASSET (base64 content) → `.asset(Asset(content:))`, LIST → `.list`.
 /// An explicit `null` maps to `nil`: it removes the value in an update.
 public struct FieldInputTranslator: Sendable {

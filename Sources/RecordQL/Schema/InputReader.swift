@@ -105,16 +105,26 @@ struct InputReader: Sendable {
         try check(ScalarCoercion.bytes(try string(map)))
     }
 
-    /// A `LocationInput`: `{latitude, longitude}`.
+    /// A `LocationInput`: `{latitude, longitude}`, and the members beside them that are given
+    /// (``RecordKit/Location/detailNames``; `timestamp` as a timestamp).
     func location(_ map: Map) throws(RecordError) -> RecordKit.Location {
         let members = try self.members(map)
+        func member(_ name: String) -> Map? {
+            guard let value = members.first(where: { $0.key == name })?.value, value != .null, value != .undefined else { return nil }
+            return value
+        }
         func coordinate(_ name: String) throws(RecordError) -> Double {
-            guard let value = members.first(where: { $0.key == name })?.value else {
-                throw error("a location needs \(name)")
-            }
+            guard let value = member(name) else { throw error("a location needs \(name)") }
             return try appending(name).double(value)
         }
-        return RecordKit.Location(latitude: try coordinate("latitude"), longitude: try coordinate("longitude"))
+        var location = RecordKit.Location(latitude: try coordinate("latitude"), longitude: try coordinate("longitude"))
+        for name in RecordKit.Location.detailNames {
+            guard let value = member(name) else { continue }
+            let reader = appending(name)
+            let number = name == "timestamp" ? Double(RecordKit.Timestamp.milliseconds(try reader.timestamp(value))) : try reader.double(value)
+            guard location.setDetail(name, to: number) else { throw reader.error("a location's \(name) must be a finite number") }
+        }
+        return location
     }
 
     private func check<T>(_ result: Result<T, ScalarCoercion.CoercionFailure>) throws(RecordError) -> T {

@@ -12,7 +12,7 @@ import RecordKit
 /// | TIMESTAMP | milliseconds since 1970, fractions allowed (kept to the millisecond) |
 /// | BYTES | base64 string |
 /// | REFERENCE | `{"recordName", "action"?: "NONE"|"DELETE_SELF", "zoneID"?}` |
-/// | LOCATION | `{"latitude", "longitude", …}` (altitude, accuracy, course, speed accepted) |
+/// | LOCATION | `{"latitude", "longitude", …}` with CloudKit's `altitude`, `horizontalAccuracy`, `verticalAccuracy`, `speed`, `course` and `timestamp` (ms) when given, kept |
 /// | ASSET | `{"fileChecksum", "size", "receipt"?, "downloadURL"?}` |
 /// | LIST<T> | array of T's values |
 enum CloudKitFieldValue {
@@ -83,9 +83,18 @@ enum CloudKitFieldValue {
             guard let latitude = value["latitude"]?.number, let longitude = value["longitude"]?.number else {
                 throw CloudKitError(.badRequest, "\(name) is LOCATION; its value needs numeric latitude and longitude")
             }
-            let location = Location(latitude: latitude, longitude: longitude)
+            var location = Location(latitude: latitude, longitude: longitude)
             guard location.isValid else {
                 throw CloudKitError(.badRequest, "\(name): latitude must be within ±90 and longitude within ±180")
+            }
+            for detail in Location.detailNames {
+                guard let given = value[detail] else { continue }
+                guard let number = given.number, location.setDetail(detail, to: number) else {
+                    throw CloudKitError(
+                        .badRequest,
+                        "\(name): the location's \(detail) must be a finite number" + (detail == "timestamp" ? " of milliseconds since 1970" : "")
+                            + ", not \(preview(given))")
+                }
             }
             return .location(location)
         case (.asset, .object):
@@ -202,6 +211,12 @@ extension CloudKitFieldValue {
             json.number(location.latitude)
             json.raw(",\"longitude\":")
             json.number(location.longitude)
+            for (name, value) in location.details {
+                json.raw(",")
+                json.string(name)
+                json.raw(":")
+                if name == "timestamp" { json.number(Int64(value)) } else { json.number(value) }
+            }
             json.raw("}")
         case .asset(let asset):
             json.raw("{\"downloadURL\":")

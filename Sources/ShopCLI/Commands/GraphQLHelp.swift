@@ -45,7 +45,7 @@ enum GraphQLHelp {
           changes the result; watch { ... } prints it so until Ctrl-C.
 
         VALUES   INT64 is a JSON number, TIMESTAMP ISO-8601 text, BYTES base64,
-          LOCATION {latitude, longitude}, ASSET {size, sha256}.
+          LOCATION {latitude, longitude, altitude, …}, ASSET {size, sha256}.
 
         EXAMPLES
           { Lists(sort: [{name: ASC}]) { name Items { name number } } }

@@ -4,7 +4,7 @@ import RecordQL
 
 extension JSONValue {
     /// `value` in the JSON shapes the query language uses: INT64 and DOUBLE as numbers,
-    /// TIMESTAMP as ISO-8601 text, BYTES as base64, LOCATION as `{latitude, longitude}`, ASSET as
+    /// TIMESTAMP as ISO-8601 text, BYTES as base64, LOCATION as `{latitude, longitude, …}`, ASSET as
     /// `{size, sha256}`, LIST as an array. A REFERENCE is `{recordName, name}`, `name` being the
     /// referenced record's name as `names` gives it (`null` when it has none or is gone).
     init(_ value: Value, names: (String) -> String?) {
@@ -17,7 +17,7 @@ extension JSONValue {
         case .reference(let reference):
             self = .members(["recordName": .string(reference.recordName), "name": names(reference.recordName).map(JSONValue.string) ?? .null])
         case .asset(let asset): self = .members(["size": .number(asset.size), "sha256": .string(asset.sha256)])
-        case .location(let location): self = .members(["latitude": .number(location.latitude), "longitude": .number(location.longitude)])
+        case .location(let location): self = .location(location)
         case .list(let values): self = .array(values.map { JSONValue($0, names: names) })
         }
     }

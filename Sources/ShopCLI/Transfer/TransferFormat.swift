@@ -10,7 +10,7 @@ import RecordKit
 ///   its content, base64; REFERENCE, LOCATION and LIST cells hold the value's JSON (below).
 /// - `jsonl`: JSON Lines, one object per line: `recordName` and each field present, as the
 ///   query language's `fields:` input takes them: REFERENCE `{"recordName", "action"}`,
-///   LOCATION `{"latitude", "longitude"}`, TIMESTAMP ISO-8601 text, BYTES and ASSET base64,
+///   LOCATION `{"latitude", "longitude", …}`, TIMESTAMP ISO-8601 text, BYTES and ASSET base64,
 ///   LIST an array. Absent values are left out (`null` is read as absent too).
 enum TransferFormat: String, ExpressibleByArgument, CaseIterable {
     case csv

@@ -17,9 +17,7 @@ enum TransferValue {
         case .reference(let reference):
             return .object([.init(key: "recordName", value: .string(reference.recordName)), .init(key: "action", value: .string(reference.action.rawValue))])
         case .location(let location):
-            return .object([
-                .init(key: "latitude", value: .number(String(location.latitude))), .init(key: "longitude", value: .number(String(location.longitude))),
-            ])
+            return .location(location)
         case .asset(let asset):
             guard let content = try asset.content ?? assetContent(asset.sha256) else {
                 throw RecordError(.internalError, "the content of asset \(asset.sha256) is missing from the database")

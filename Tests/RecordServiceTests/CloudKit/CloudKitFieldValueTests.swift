@@ -29,7 +29,7 @@ import Testing
         )
         #expect(
             try Self.decode(#"{"value": {"latitude": 48.85, "longitude": 2.35, "altitude": 35, "horizontalAccuracy": 5}}"#, as: .location)
-                == .location(Location(latitude: 48.85, longitude: 2.35))
+                == .location(Location(latitude: 48.85, longitude: 2.35, altitude: 35, horizontalAccuracy: 5))
         )
         #expect(try Self.decode(#"{"value": ["a", "b"]}"#, as: .list(.string)) == .list([.string("a"), .string("b")]))
         #expect(try Self.decode(#"{"value": [{"recordName": "a"}]}"#, as: .list(.reference)) == .list([.reference(Reference("a"))]))
@@ -58,6 +58,8 @@ import Testing
         (#"{"value": {"action": "NONE"}}"#, .reference, "recordName"),
         (#"{"value": {"recordName": "x", "action": "VALIDATE"}}"#, .reference, "NONE, DELETE_SELF"),
         (#"{"value": {"latitude": 91, "longitude": 0}}"#, .location, "±90"),
+        (#"{"value": {"latitude": 1, "longitude": 0, "altitude": "high"}}"#, .location, "altitude must be a finite number, not \"high\""),
+        (#"{"value": {"latitude": 1, "longitude": 0, "timestamp": 1.5}}"#, .location, "timestamp must be a finite number of milliseconds"),
         (#"{"value": [1, "two"]}"#, .list(.int64), "T.f[1] is INT64"),
         (#""Milk""#, .string, "field value dictionary"),
         (#"{"type": "STRING"}"#, .string, "field value dictionary"),
@@ -92,6 +94,11 @@ import Testing
             (.bytes(Data([0, 1, 2])), .bytes, #"{"type":"BYTES","value":"AAEC"}"#),
             (.reference(Reference("L1", action: .deleteSelf)), .reference, #"{"type":"REFERENCE","value":{"action":"DELETE_SELF","recordName":"L1"}}"#),
             (.location(Location(latitude: 1.5, longitude: -2.5)), .location, #"{"type":"LOCATION","value":{"latitude":1.5,"longitude":-2.5}}"#),
+            (
+                .location(Location(latitude: 1.5, longitude: -2.5, altitude: 12, verticalAccuracy: 0.5, course: 90, timestamp: 1_700_000_000_123)),
+                .location,
+                #"{"type":"LOCATION","value":{"latitude":1.5,"longitude":-2.5,"altitude":12.0,"verticalAccuracy":0.5,"course":90.0,"timestamp":1700000000123}}"#
+            ),
             (.asset(Asset(size: 3, sha256: "ab")), .asset, #"{"type":"ASSETID","value":{"downloadURL":"https://h/ab","fileChecksum":"ab","size":3}}"#),
             (.list([.string("a")]), .list(.string), #"{"type":"STRING_LIST","value":["a"]}"#),
             (.list([.reference(Reference("x"))]), .list(.reference), #"{"type":"REFERENCE_LIST","value":[{"action":"NONE","recordName":"x"}]}"#),

@@ -139,6 +139,9 @@ struct ProjectionCompiler {
                 switch (part.value, base) {
                 case (.latitude, .location): member = JSONEncodingSQL.double("(\(value) ->> '$[0]')")
                 case (.longitude, .location): member = JSONEncodingSQL.double("(\(value) ->> '$[1]')")
+                case (.locationDetail(let name), .location) where Location.detailNames.contains(name):
+                    let detail = "(\(value) ->> \(compiler.bind("$[2].\(name)".databaseValue)))"
+                    member = name == "timestamp" ? JSONEncodingSQL.timestamp(detail) : JSONEncodingSQL.double(detail)
                 case (.size, .asset): member = "(\(value) ->> '$.size')"
                 case (.sha256, .asset): member = "(\(value) ->> '$.sha256')"
                 case (.constant(let text), _): member = compiler.bind(text.databaseValue)
@@ -252,7 +255,9 @@ enum JSONEncodingSQL {
         case .timestamp: timestamp(column)
         case .bytes: "shop_base64(\(column))"
         case .location:
-            "CASE WHEN \(column) IS NULL THEN NULL ELSE json_object('latitude', \(double("\(column) ->> '$[0]'")), 'longitude', \(double("\(column) ->> '$[1]'"))) END"
+            // The members beside the coordinates, when stored (`$[2]`), after them.
+            "CASE WHEN \(column) IS NULL THEN NULL ELSE json_patch(json_object('latitude', \(double("\(column) ->> '$[0]'")), "
+                + "'longitude', \(double("\(column) ->> '$[1]'"))), coalesce(\(column) -> '$[2]', '{}')) END"
         case .asset:
             "CASE WHEN \(column) IS NULL THEN NULL ELSE json_object('size', \(column) ->> '$.size', 'sha256', \(column) ->> '$.sha256') END"
         case .list(let element):

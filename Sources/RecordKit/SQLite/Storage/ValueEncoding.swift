@@ -11,7 +11,7 @@ internal import GRDB
 /// | TIMESTAMP | INTEGER milliseconds since 1970 |
 /// | BYTES | BLOB |
 /// | ASSET | TEXT `{"sha256":…,"size":…}`, content in `_assets` |
-/// | LOCATION | TEXT `[latitude,longitude]` |
+/// | LOCATION | TEXT `[latitude,longitude]`, or `[latitude,longitude,{"altitude":…,…}]` with the members present beside them |
 /// | LIST<T> | TEXT, a JSON array of the element encodings (references as objects) |
 enum ValueEncoding {
     /// The stored column values of `value` in `field` of `recordType`: the value column and, for
@@ -94,7 +94,7 @@ enum ValueEncoding {
         }
     }
 
-    /// A stored LOCATION (`[latitude,longitude]`).
+    /// A stored LOCATION (`[latitude,longitude]`, details after them).
     static func decodeLocation(_ text: String) -> Location? {
         guard let json = try? JSONSerialization.jsonObject(with: Data(text.utf8)) else { return nil }
         if case .location(let location) = decodeJSON(json, type: .location) { return location }
@@ -135,7 +135,7 @@ enum ValueEncoding {
                     recordType: recordType, field: field.name
                 )
             }
-            return "[\(location.latitude),\(location.longitude)]".databaseValue
+            return storedText(location).databaseValue
         case (.asset, .asset(let asset)):
             // An asset without its content names one stored already: the transaction checks it
             // (``RecordTransaction``'s `storeAsset`).
@@ -150,6 +150,18 @@ enum ValueEncoding {
             return "{\"sha256\":\"\(asset.sha256)\",\"size\":\(asset.size)}".databaseValue
         default: return nil
         }
+    }
+
+    /// A LOCATION as stored: `[latitude,longitude]`, and an object of the members present
+    /// beside the coordinates after them (``Location/details``), so what reads `$[0]` and `$[1]`
+    /// reads the coordinates either way.
+    static func storedText(_ location: Location) -> String {
+        let details = location.details
+        guard !details.isEmpty else { return "[\(location.latitude),\(location.longitude)]" }
+        let members = details.map { name, value in
+            "\"\(name)\":" + (name == "timestamp" ? String(Int64(value)) : String(value))
+        }
+        return "[\(location.latitude),\(location.longitude),{\(members.joined(separator: ","))}]"
     }
 
     private static func jsonElement(
@@ -201,8 +213,16 @@ enum ValueEncoding {
             else { return nil }
             return .asset(Asset(size: size.intValue, sha256: sha256))
         case .location:
-            guard let pair = json as? [NSNumber], pair.count == 2 else { return nil }
-            return .location(Location(latitude: pair[0].doubleValue, longitude: pair[1].doubleValue))
+            guard let members = json as? [Any], members.count == 2 || members.count == 3, let latitude = members[0] as? NSNumber,
+                let longitude = members[1] as? NSNumber
+            else { return nil }
+            var location = Location(latitude: latitude.doubleValue, longitude: longitude.doubleValue)
+            if members.count == 3, let details = members[2] as? [String: Any] {
+                for (name, value) in details {
+                    if let number = value as? NSNumber { _ = location.setDetail(name, to: number.doubleValue) }
+                }
+            }
+            return .location(location)
         case .list(let element):
             guard let items = json as? [Any] else { return nil }
             return .list(items.compactMap { decodeJSON($0, type: element) })

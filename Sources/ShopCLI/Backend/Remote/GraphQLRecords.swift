@@ -15,7 +15,7 @@ enum GraphQLRecords {
     private static func fieldSelection(_ field: FieldDefinition) -> String {
         switch field.type.elementType ?? field.type {
         case .reference: "\(field.name) { recordName }"
-        case .location: "\(field.name) { latitude longitude }"
+        case .location: "\(field.name) { latitude longitude \(Location.detailNames.joined(separator: " ")) }"
         case .asset: "\(field.name) { size sha256 }"
         default: field.name
         }
@@ -118,7 +118,7 @@ enum GraphQLRecords {
 
     /// A RecordKit value as GraphQL input: numbers as numbers, TIMESTAMP as ISO-8601 text,
     /// BYTES and an ASSET's content as base64, a REFERENCE as `{recordName, action}`, LOCATION as
-    /// `{latitude, longitude}`.
+    /// `{latitude, longitude, …}`.
     static func input(_ value: Value) -> JSONValue {
         switch value {
         case .string(let text): .string(text)
@@ -128,7 +128,7 @@ enum GraphQLRecords {
         case .bytes(let data): .string(data.base64EncodedString())
         case .reference(let reference):
             .members(["recordName": .string(reference.recordName), "action": .string(reference.action == .deleteSelf ? "DELETE_SELF" : "NONE")])
-        case .location(let location): .members(["latitude": .number(location.latitude), "longitude": .number(location.longitude)])
+        case .location(let location): .location(location)
         case .asset(let asset):
             // An ASSET is written by its content (base64), as `TInput` takes it; one known only by
             // its checksum is named as stored, which the server refuses naming the field.

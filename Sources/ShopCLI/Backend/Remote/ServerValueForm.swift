@@ -46,7 +46,16 @@ enum ServerValueForm {
             guard case .number(let latitude)? = json["latitude"], case .number(let longitude)? = json["longitude"],
                 let lat = Double(latitude), let lon = Double(longitude)
             else { return nil }
-            return .location(Location(latitude: lat, longitude: lon))
+            var location = Location(latitude: lat, longitude: lon)
+            for name in Location.detailNames {
+                switch json[name] {
+                case .number(let text)?: _ = Double(text).map { location.setDetail(name, to: $0) }
+                case .string(let text)? where name == "timestamp" && self == .graphQL:
+                    _ = Timestamp.parse(text).map { location.setDetail(name, to: Double(Timestamp.milliseconds($0))) }
+                default: break
+                }
+            }
+            return .location(location)
         case (.asset, .object):
             let checksumKey = self == .cloudKit ? "fileChecksum" : "sha256"
             guard case .string(let sha256)? = json[checksumKey], case .number(let size)? = json["size"], let bytes = Int(size) else { return nil }
