@@ -52,13 +52,21 @@ struct FieldTypeMappingTests {
 
     @Test func locationAndAssetAreObjects() throws {
         let generated = try RecordQLSchema(try TestSchemas.everyFieldType())
-        #expect(try generated.outputFields("Location") == ["latitude", "longitude"])
+        let measured = ["altitude", "horizontalAccuracy", "verticalAccuracy", "speed", "course", "timestamp"]
+        #expect(try generated.outputFields("Location") == ["latitude", "longitude"] + measured)
         #expect(try generated.outputField("Location", "latitude") == "Float!")
         #expect(try generated.outputField("Location", "longitude") == "Float!")
+        #expect(try generated.outputField("Location", "altitude") == "Float")
+        #expect(try generated.outputField("Location", "timestamp") == "Timestamp")
         #expect(try generated.outputFields("Asset") == ["size", "sha256"])
         #expect(try generated.outputField("Asset", "size") == "Int64!")
         #expect(try generated.outputField("Asset", "sha256") == "String!")
-        #expect(try generated.inputFields("LocationInput") == ["latitude": "Float!", "longitude": "Float!"])
+        #expect(
+            try generated.inputFields("LocationInput")
+                == [
+                    "latitude": "Float!", "longitude": "Float!", "altitude": "Float", "horizontalAccuracy": "Float", "verticalAccuracy": "Float",
+                    "speed": "Float", "course": "Float", "timestamp": "Timestamp",
+                ])
     }
 
     @Test func operatorInputsOfferWhatTheTypeSupports() throws {
