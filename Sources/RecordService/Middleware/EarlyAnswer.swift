@@ -70,6 +70,17 @@ struct EarlyAnswer {
         logger.info("request", metadata: ["status": .stringConvertible(status.code), "unreadable": .string(unreadable), "request_id": .string(requestID)])
     }
 
+    /// The log line of a request that was read and answered before the router: its method and
+    /// path (never the query, which may hold a token), as ``RequestLogMiddleware`` writes them.
+    func log(to logger: Logger, method: String, uri: String) {
+        logger.info(
+            "request",
+            metadata: [
+                "method": .string(method), "path": .string(String(uri.prefix { $0 != "?" })), "status": .stringConvertible(status.code),
+                "request_id": .string(requestID),
+            ])
+    }
+
     /// Closes the connection after an early answer: the way out first and the connection a
     /// moment later, discarding what the client still sends meanwhile. Closing at once with
     /// bytes of its unread would reset the connection, and a reset can destroy the answer before

@@ -42,12 +42,7 @@ final class WebSocketOriginHandler: ChannelInboundHandler, RemovableChannelHandl
                 "a web page of origin '\(origin)' may not open a WebSocket to this service, which admits the pages of the origins "
                     + "given with --allow-origin only; start shop serve with --allow-origin \(origin) to admit this one"),
             path: head.uri, accept: head.headers.first(name: "Accept"))
-        logger.info(
-            "request",
-            metadata: [
-                "method": .string(head.method.rawValue), "path": .string(String(head.uri.prefix { $0 != "?" })),
-                "status": .stringConvertible(answer.status.code), "request_id": .string(answer.requestID),
-            ])
+        answer.log(to: logger, method: head.method.rawValue, uri: head.uri)
         for part in answer.http1Parts(allocator: context.channel.allocator) { context.write(wrapOutboundOut(part), promise: nil) }
         context.flush()
         EarlyAnswer.closeLingering(context)
