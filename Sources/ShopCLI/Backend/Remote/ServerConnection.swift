@@ -162,21 +162,20 @@ final class ServerConnection {
     /// a command's time), then copied for each attempt.
     private func madeRequest(_ method: HTTPMethod, _ url: String) throws -> HTTPClient.Request {
         let key = MadeRequestKey(method: method.rawValue, url: url)
-        if let made = madeRequests[key] { return made }
+        if let made = madeRequests.value(for: key) { return made }
         let made = try HTTPClient.Request(url: url, method: method)
-        if madeRequests.count < Self.madeRequestsKept { madeRequests[key] = made }
+        madeRequests.store(made, for: key)
         return made
     }
 
-    private struct MadeRequestKey: Hashable {
+    private struct MadeRequestKey: Hashable, Sendable {
         var method: String
         var url: String
     }
 
-    /// Requests made before (``madeRequest(_:_:)``), by method and URL.
-    private var madeRequests: [MadeRequestKey: HTTPClient.Request] = [:]
-    /// How many of them are kept: more than the endpoints a session calls.
-    private static let madeRequestsKept = 32
+    /// Requests made before (``madeRequest(_:_:)``), by method and URL: more than the endpoints a
+    /// session calls.
+    private let madeRequests = BoundedCache<MadeRequestKey, HTTPClient.Request>(capacity: 32)
 
     /// Whether the server answers `url` (the https:// form of the http:// URL that was hung up
     /// on) over TLS, as a TLS-only port hangs up on plain HTTP: any answer there, or a TLS
