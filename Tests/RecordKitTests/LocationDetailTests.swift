@@ -46,7 +46,7 @@ import Testing
         let projection = Projection([
             .init("l", .field("l")),
             .init(
-                "parts", .parts(field: "l", [.init("alt", .locationDetail("altitude")), .init("at", .locationDetail("timestamp")), .init("lat", .latitude)])),
+                "parts", .parts(field: "l", [.init("alt", .locationDetail(.altitude)), .init("at", .locationDetail(.timestamp)), .init("lat", .latitude)])),
         ])
         let json = try db.read { db in
             try ["e1", "e2"].map { try #require(try db.json(recordName: $0, recordType: "Everything", projection: projection)) }
@@ -61,8 +61,8 @@ import Testing
 
     @Test func aDetailThatIsNoNumberOfItsKindIsNotSet() {
         var location = Location(latitude: 0, longitude: 0)
-        #expect(!location.setDetail("altitude", to: .infinity) && !location.setDetail("timestamp", to: 1.5))
-        #expect(!location.setDetail("floor", to: 2) && location.details.isEmpty)
-        #expect(location.setDetail("timestamp", to: 1000) && location.timestamp == 1000)
+        #expect(!location.setDetail(.altitude, to: .infinity) && !location.setDetail(.timestamp, to: 1.5))
+        #expect(Location.Detail(rawValue: "floor") == nil && location.details.isEmpty)
+        #expect(location.setDetail(.timestamp, to: 1000) && location.timestamp == 1000)
     }
 }

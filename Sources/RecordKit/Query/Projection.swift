@@ -54,9 +54,9 @@ public struct Projection: Sendable, Hashable {
     /// What a member of a LOCATION or ASSET value holds.
     public enum PartValue: Sendable, Hashable {
         case latitude, longitude, size, sha256
-        /// A member of a LOCATION beside its coordinates (one of ``Location/detailNames``), `null`
-        /// when the value has none; `timestamp` as ISO-8601 text.
-        case locationDetail(String)
+        /// A member of a LOCATION beside its coordinates, `null` when the value has none; a time
+        /// as ISO-8601 text.
+        case locationDetail(Location.Detail)
         case constant(String)
     }
 }

@@ -33,37 +33,6 @@ public struct Location: Sendable, Hashable, Codable, CustomStringConvertible {
         self.timestamp = timestamp
     }
 
-    /// The names of the members beside the coordinates, as CloudKit's location dictionary has
-    /// them, each with its value when present (a whole number of milliseconds for `timestamp`).
-    public var details: [(name: String, value: Double)] {
-        let members: [(String, Double?)] = [
-            ("altitude", altitude), ("horizontalAccuracy", horizontalAccuracy), ("verticalAccuracy", verticalAccuracy), ("speed", speed),
-            ("course", course), ("timestamp", timestamp.map(Double.init)),
-        ]
-        return members.compactMap { name, value in value.map { (name, $0) } }
-    }
-
-    /// The names ``details`` may hold.
-    public static let detailNames = ["altitude", "horizontalAccuracy", "verticalAccuracy", "speed", "course", "timestamp"]
-
-    /// Sets the member ``detailNames`` names to `value`; `false` when `value` cannot be one (not
-    /// finite; a `timestamp` not a whole number of milliseconds within ±8.64e15).
-    public mutating func setDetail(_ name: String, to value: Double) -> Bool {
-        guard value.isFinite else { return false }
-        switch name {
-        case "altitude": altitude = value
-        case "horizontalAccuracy": horizontalAccuracy = value
-        case "verticalAccuracy": verticalAccuracy = value
-        case "speed": speed = value
-        case "course": course = value
-        case "timestamp":
-            guard value.rounded() == value, abs(value) <= 8.64e15 else { return false }
-            timestamp = Int64(value)
-        default: return false
-        }
-        return true
-    }
-
     /// Whether both coordinates are finite and in range.
     public var isValid: Bool {
         latitude.isFinite && longitude.isFinite && abs(latitude) <= 90 && abs(longitude) <= 180

@@ -101,14 +101,7 @@ public enum Timestamp {
             guard bytes.count == 24, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
                 bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "."), bytes[23] == UInt8(ascii: "Z")
             else { return nil }
-            func number(_ start: Int, _ count: Int) -> Int64? {
-                var value: Int64 = 0
-                for byte in bytes[start..<start + count] {
-                    guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-                    value = value * 10 + Int64(byte - UInt8(ascii: "0"))
-                }
-                return value
-            }
+            func number(_ start: Int, _ count: Int) -> Int64? { decimal(bytes[start..<start + count]).map(Int64.init) }
             guard let year = number(0, 4), (1583...9999).contains(year), let month = number(5, 2), let day = number(8, 2),
                 let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2), let millisecond = number(20, 3)
             else { return nil }
@@ -128,15 +121,7 @@ public enum Timestamp {
     /// the one given, stored without a word. Texts of other forms are left to that parser.
     static func namesARealDateAndTime(_ text: String) -> Bool {
         let bytes = Array(text.utf8.prefix(19))
-        func number(_ range: Range<Int>) -> Int? {
-            guard range.upperBound <= bytes.count else { return nil }
-            var value = 0
-            for byte in bytes[range] {
-                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            }
-            return value
-        }
+        func number(_ range: Range<Int>) -> Int? { range.upperBound <= bytes.count ? decimal(bytes[range]) : nil }
         func separator(_ index: Int, _ character: Unicode.Scalar) -> Bool { index < bytes.count && bytes[index] == UInt8(ascii: character) }
         guard let year = number(0..<4), separator(4, "-"), let month = number(5..<7), separator(7, "-"), let day = number(8..<10) else {
             return true
@@ -150,5 +135,15 @@ public enum Timestamp {
         guard hour <= 23, minute <= 59 else { return false }
         guard separator(16, ":"), let second = number(17..<19) else { return true }
         return second <= 59
+    }
+
+    /// The number the ASCII digits `bytes` write, `nil` when any byte is not a digit.
+    private static func decimal(_ bytes: some Collection<UInt8>) -> Int? {
+        var value = 0
+        for byte in bytes {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
     }
 }

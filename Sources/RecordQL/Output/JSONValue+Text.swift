@@ -17,12 +17,12 @@ extension JSONValue {
     }
 
     /// A LOCATION as the query language writes it: `{latitude, longitude}`, then the members
-    /// present beside them (``RecordKit/Location/details``; `timestamp` as ISO-8601 text).
+    /// present beside them (``RecordKit/Location/details``; a time as ISO-8601 text).
     public static func location(_ location: Location) -> JSONValue {
         var members = [Member(key: "latitude", value: .number(location.latitude)), Member(key: "longitude", value: .number(location.longitude))]
-        for (name, value) in location.details {
-            let json: JSONValue = name == "timestamp" ? .string(Timestamp.format(Timestamp.date(milliseconds: Int64(value)))) : .number(value)
-            members.append(Member(key: name, value: json))
+        for (detail, value) in location.details {
+            let json: JSONValue = detail.isTime ? .string(Timestamp.format(Timestamp.date(milliseconds: Int64(value)))) : .number(value)
+            members.append(Member(key: detail.rawValue, value: json))
         }
         return .object(members)
     }

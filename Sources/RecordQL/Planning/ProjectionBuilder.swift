@@ -121,11 +121,14 @@ final class ProjectionBuilder {
             switch field.name {
             case "latitude": source = .latitude
             case "longitude": source = .longitude
-            case let name where typeName == GraphQLNames.locationType && RecordKit.Location.detailNames.contains(name): source = .locationDetail(name)
             case "size": source = .size
             case "sha256": source = .sha256
             case "__typename": source = .constant(typeName)
-            default: throw GraphQLFailure(.schemaViolation, "\(typeName) has no field '\(field.name)'", at: [field.node])
+            default:
+                guard typeName == GraphQLNames.locationType, let detail = RecordKit.Location.Detail(rawValue: field.name) else {
+                    throw GraphQLFailure(.schemaViolation, "\(typeName) has no field '\(field.name)'", at: [field.node])
+                }
+                source = .locationDetail(detail)
             }
             parts.append(Projection.Part(field.key, source))
         }

@@ -106,7 +106,7 @@ struct InputReader: Sendable {
     }
 
     /// A `LocationInput`: `{latitude, longitude}`, and the members beside them that are given
-    /// (``RecordKit/Location/detailNames``; `timestamp` as a timestamp).
+    /// (``RecordKit/Location/Detail``; a time as a timestamp).
     func location(_ map: Map) throws(RecordError) -> RecordKit.Location {
         let members = try self.members(map)
         func member(_ name: String) -> Map? {
@@ -118,11 +118,11 @@ struct InputReader: Sendable {
             return try appending(name).double(value)
         }
         var location = RecordKit.Location(latitude: try coordinate("latitude"), longitude: try coordinate("longitude"))
-        for name in RecordKit.Location.detailNames {
-            guard let value = member(name) else { continue }
-            let reader = appending(name)
-            let number = name == "timestamp" ? Double(RecordKit.Timestamp.milliseconds(try reader.timestamp(value))) : try reader.double(value)
-            guard location.setDetail(name, to: number) else { throw reader.error("a location's \(name) must be a finite number") }
+        for detail in RecordKit.Location.Detail.allCases {
+            guard let value = member(detail.rawValue) else { continue }
+            let reader = appending(detail.rawValue)
+            let number = detail.isTime ? Double(RecordKit.Timestamp.milliseconds(try reader.timestamp(value))) : try reader.double(value)
+            guard location.setDetail(detail, to: number) else { throw reader.error("a location's \(detail.rawValue) must be a finite number") }
         }
         return location
     }

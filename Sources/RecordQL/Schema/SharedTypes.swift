@@ -25,14 +25,6 @@ struct SharedTypes {
     let operatorFilters: [FilterKind: GraphQLInputObjectType]
     let transaction: GraphQLDirective
 
-    /// The members of a location beside its coordinates (``RecordKit/Location/detailNames``),
-    /// each with its description.
-    static let locationDetails: [(name: String, description: String)] = [
-        ("altitude", "Metres above sea level."), ("horizontalAccuracy", "Radius of uncertainty of the coordinates, in metres."),
-        ("verticalAccuracy", "Uncertainty of the altitude, in metres."), ("speed", "Metres per second."),
-        ("course", "Degrees clockwise from due north."), ("timestamp", "When the location was determined."),
-    ]
-
     /// The shared types; `resolveRecordType` names the object type of a resolved record, for
     /// untyped references (only needed when executing with resolvers).
     init(resolveRecordType: GraphQLTypeResolve?) throws {
@@ -40,13 +32,12 @@ struct SharedTypes {
         timestamp = try CustomScalars.timestamp()
         bytes = try CustomScalars.bytes()
         let float = GraphQLNonNull(GraphQLFloat)
-        let details = Self.locationDetails
         var locationFields: GraphQLFieldMap = ["latitude": GraphQLField(type: float), "longitude": GraphQLField(type: float)]
         var locationInputFields: InputObjectFieldMap = ["latitude": InputObjectField(type: float), "longitude": InputObjectField(type: float)]
-        for (name, description) in details {
-            let type: any GraphQLOutputType & GraphQLInputType = name == "timestamp" ? timestamp : GraphQLFloat
-            locationFields[name] = GraphQLField(type: type, description: description)
-            locationInputFields[name] = InputObjectField(type: type, description: description)
+        for detail in RecordKit.Location.Detail.allCases {
+            let type: any GraphQLOutputType & GraphQLInputType = detail.isTime ? timestamp : GraphQLFloat
+            locationFields[detail.rawValue] = GraphQLField(type: type, description: detail.summary)
+            locationInputFields[detail.rawValue] = InputObjectField(type: type, description: detail.summary)
         }
         location = try GraphQLObjectType(
             name: GraphQLNames.locationType,

@@ -87,12 +87,12 @@ enum CloudKitFieldValue {
             guard location.isValid else {
                 throw CloudKitError(.badRequest, "\(name): latitude must be within ±90 and longitude within ±180")
             }
-            for detail in Location.detailNames {
-                guard let given = value[detail] else { continue }
+            for detail in Location.Detail.allCases {
+                guard let given = value[detail.rawValue] else { continue }
                 guard let number = given.number, location.setDetail(detail, to: number) else {
                     throw CloudKitError(
                         .badRequest,
-                        "\(name): the location's \(detail) must be a finite number" + (detail == "timestamp" ? " of milliseconds since 1970" : "")
+                        "\(name): the location's \(detail.rawValue) must be a finite number" + (detail.isTime ? " of milliseconds since 1970" : "")
                             + ", not \(preview(given))")
                 }
             }
@@ -211,11 +211,11 @@ extension CloudKitFieldValue {
             json.number(location.latitude)
             json.raw(",\"longitude\":")
             json.number(location.longitude)
-            for (name, value) in location.details {
+            for (detail, value) in location.details {
                 json.raw(",")
-                json.string(name)
+                json.string(detail.rawValue)
                 json.raw(":")
-                if name == "timestamp" { json.number(Int64(value)) } else { json.number(value) }
+                if detail.isTime { json.number(Int64(value)) } else { json.number(value) }
             }
             json.raw("}")
         case .asset(let asset):

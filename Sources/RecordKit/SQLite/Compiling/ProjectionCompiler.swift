@@ -139,9 +139,9 @@ struct ProjectionCompiler {
                 switch (part.value, base) {
                 case (.latitude, .location): member = JSONEncodingSQL.double("(\(value) ->> '$[0]')")
                 case (.longitude, .location): member = JSONEncodingSQL.double("(\(value) ->> '$[1]')")
-                case (.locationDetail(let name), .location) where Location.detailNames.contains(name):
-                    let detail = "(\(value) ->> \(compiler.bind("$[2].\(name)".databaseValue)))"
-                    member = name == "timestamp" ? JSONEncodingSQL.timestamp(detail) : JSONEncodingSQL.double(detail)
+                case (.locationDetail(let detail), .location):
+                    let stored = "(\(value) ->> \(compiler.bind("$[2].\(detail.rawValue)".databaseValue)))"
+                    member = detail.isTime ? JSONEncodingSQL.timestamp(stored) : JSONEncodingSQL.double(stored)
                 case (.size, .asset): member = "(\(value) ->> '$.size')"
                 case (.sha256, .asset): member = "(\(value) ->> '$.sha256')"
                 case (.constant(let text), _): member = compiler.bind(text.databaseValue)

@@ -158,8 +158,8 @@ enum ValueEncoding {
     static func storedText(_ location: Location) -> String {
         let details = location.details
         guard !details.isEmpty else { return "[\(location.latitude),\(location.longitude)]" }
-        let members = details.map { name, value in
-            "\"\(name)\":" + (name == "timestamp" ? String(Int64(value)) : String(value))
+        let members = details.map { detail, value in
+            "\"\(detail.rawValue)\":" + (detail.isTime ? String(Int64(value)) : String(value))
         }
         return "[\(location.latitude),\(location.longitude),{\(members.joined(separator: ","))}]"
     }
@@ -219,7 +219,9 @@ enum ValueEncoding {
             var location = Location(latitude: latitude.doubleValue, longitude: longitude.doubleValue)
             if members.count == 3, let details = members[2] as? [String: Any] {
                 for (name, value) in details {
-                    if let number = value as? NSNumber { _ = location.setDetail(name, to: number.doubleValue) }
+                    if let detail = Location.Detail(rawValue: name), let number = value as? NSNumber {
+                        _ = location.setDetail(detail, to: number.doubleValue)
+                    }
                 }
             }
             return .location(location)

@@ -15,7 +15,7 @@ enum GraphQLRecords {
     private static func fieldSelection(_ field: FieldDefinition) -> String {
         switch field.type.elementType ?? field.type {
         case .reference: "\(field.name) { recordName }"
-        case .location: "\(field.name) { latitude longitude \(Location.detailNames.joined(separator: " ")) }"
+        case .location: "\(field.name) { latitude longitude \(Location.Detail.allCases.map(\.rawValue).joined(separator: " ")) }"
         case .asset: "\(field.name) { size sha256 }"
         default: field.name
         }

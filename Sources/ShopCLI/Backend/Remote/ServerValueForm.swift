@@ -47,11 +47,11 @@ enum ServerValueForm {
                 let lat = Double(latitude), let lon = Double(longitude)
             else { return nil }
             var location = Location(latitude: lat, longitude: lon)
-            for name in Location.detailNames {
-                switch json[name] {
-                case .number(let text)?: _ = Double(text).map { location.setDetail(name, to: $0) }
-                case .string(let text)? where name == "timestamp" && self == .graphQL:
-                    _ = Timestamp.parse(text).map { location.setDetail(name, to: Double(Timestamp.milliseconds($0))) }
+            for detail in Location.Detail.allCases {
+                switch json[detail.rawValue] {
+                case .number(let text)?: _ = Double(text).map { location.setDetail(detail, to: $0) }
+                case .string(let text)? where detail.isTime && self == .graphQL:
+                    _ = Timestamp.parse(text).map { location.setDetail(detail, to: Double(Timestamp.milliseconds($0))) }
                 default: break
                 }
             }
