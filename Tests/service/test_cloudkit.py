@@ -251,6 +251,22 @@ def test_lookup_returns_records_and_not_found_in_place(client, server, grocery_l
     assert missing["recordName"] == "nope" and missing["serverErrorCode"] == "NOT_FOUND"
 
 
+def test_a_lookup_entry_may_ask_for_fields_of_its_own(client, server, grocery_list):
+    """CloudKit's lookup record dictionary takes desiredKeys beside recordName: that record's
+    fields, in place of the request's."""
+    list_name, items = grocery_list
+    response = post(client, server, "records/lookup", {"desiredKeys": ["name"], "records": [
+        {"recordName": items[0], "desiredKeys": ["list"]}, {"recordName": items[1]}, {"recordName": items[2], "desiredKeys": []}]})
+    assert response.status_code == 200, response.text
+    own, shared, none = response.json()["records"]
+    assert set(own["fields"]) == {"list"} and own["fields"]["list"]["value"]["recordName"] == list_name
+    assert set(shared["fields"]) == {"name"}
+    assert none["fields"] == {} and none["recordType"] == "Items"
+    refused = post(client, server, "records/lookup", {"records": [{"recordName": items[0], "desiredKeys": "name"}]})
+    expect_error(refused, 400, "BAD_REQUEST")
+    assert "records[0].desiredKeys must be an array of field names" in refused.json()["reason"]
+
+
 def test_numbers_as_strings_come_and_go_as_strings_as_mistkit_asks(client, server, grocery_list):
     """MistKit sends numbersAsStrings: true with every query and modify and reads each value as a
     string; an INT64 past 2^53 then reaches a JavaScript client exactly too."""

@@ -118,26 +118,27 @@ public struct CloudKitController: Sendable {
         let database = try context.requireDatabase()
         let body = try await Self.body(of: request, context: context)
         let entries = try Self.array("records", of: body, example: #"[{"recordName": "L1"}]"#)
-        var names: [String] = []
+        guard entries.count <= CloudKitQueryRequest.maximumResults else {
+            throw CloudKitError(.badRequest, "a lookup names at most \(CloudKitQueryRequest.maximumResults) records; this one names \(entries.count)")
+        }
+        let form = try CloudKitRecordForm(body)
+        // Each entry may ask for fields of its own (the lookup record dictionary's desiredKeys).
+        var entryForms: [(name: String, form: CloudKitRecordForm)] = []
         for (index, entry) in entries.enumerated() {
             guard case .string(let name)? = entry["recordName"] else {
                 throw CloudKitError(.badRequest, "records[\(index)] needs a recordName")
             }
-            names.append(name)
+            entryForms.append((name, try form.narrowed(by: entry, at: "records[\(index)]")))
         }
-        guard names.count <= CloudKitQueryRequest.maximumResults else {
-            throw CloudKitError(.badRequest, "a lookup names at most \(CloudKitQueryRequest.maximumResults) records; this one names \(names.count)")
-        }
-        let form = try CloudKitRecordForm(body)
-        let requested = names
+        let requested = entryForms
         let assetURL = try Self.assetURL(request, context: context)
         let zone = try await CloudKitZone.resolve(body["zoneID"], in: database.database)
         let found = try await CloudKitStore(database: zone.database, access: access).read { transaction in
             let schema = transaction.schema
-            let records = try transaction.fetch(recordNames: requested)
+            let records = try transaction.fetch(recordNames: requested.map(\.name))
             let byName = Dictionary(records.map { ($0.recordName, $0) }, uniquingKeysWith: { first, _ in first })
             let authors = try transaction.authors(of: records.map(\.recordName))
-            return requested.map { name -> JSONValue in
+            return requested.map { name, form -> JSONValue in
                 guard let record = byName[name] else {
                     return CloudKitError(.notFound, "there is no record named \(name.debugDescription)", recordName: name).operationResult
                 }

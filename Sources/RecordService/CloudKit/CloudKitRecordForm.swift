@@ -22,6 +22,14 @@ struct CloudKitRecordForm: Sendable {
         numbersAsStrings = try JSONValue.flag(body["numbersAsStrings"], key: "numbersAsStrings") ?? false
     }
 
+    /// The form for one entry of a request, `entry` a dictionary at `path` that may hold
+    /// `desiredKeys` of its own (records/lookup's lookup record dictionary): those fields in
+    /// place of the request's.
+    func narrowed(by entry: JSONValue, at path: String) throws(CloudKitError) -> CloudKitRecordForm {
+        guard let own = try JSONValue.names(entry["desiredKeys"], key: "\(path).desiredKeys", naming: "field names") else { return self }
+        return CloudKitRecordForm(desiredKeys: own, numbersAsStrings: numbersAsStrings)
+    }
+
     /// Whether the field `name` is returned.
     func includes(_ name: String) -> Bool {
         desiredKeys?.contains(name) ?? true
