@@ -318,6 +318,36 @@ def test_zones_list_and_lookup(client, server):
     assert looked[1]["serverErrorCode"] == "ZONE_NOT_FOUND"
 
 
+def test_a_zone_wide_query_reads_every_zone_in_order_with_markers(client, server):
+    """CloudKit JS's performQuery with zoneWide: every zone's records, merged in the query's
+    order, each naming its zone; continuationMarker pages keep each zone's place."""
+    prefix = unique("zw")
+    home, work = unique("Home"), unique("Work")
+    created = post(client, server, "zones/modify", {"operations": [
+        {"operationType": "create", "zone": {"zoneID": {"zoneName": zone}}} for zone in (home, work)]})
+    assert created.status_code == 200, created.text
+    for zone, titles in ((None, ["b", "e"]), (home, ["a", "d", "f"]), (work, ["c"])):
+        document = {"operations": [create("Lists", unique("L"), name=f"{prefix} {title}") for title in titles]}
+        if zone:
+            document["zoneID"] = {"zoneName": zone}
+        assert post(client, server, "records/modify", document).status_code == 200
+    query = {"zoneWide": True, "resultsLimit": 2, "query": {"recordType": "Lists", "filterBy": [
+        {"comparator": "BEGINS_WITH", "fieldName": "name", "fieldValue": {"value": prefix}}], "sortBy": [{"fieldName": "name", "ascending": True}]}}
+    seen, pages = [], 0
+    while True:
+        response = post(client, server, "records/query", query)
+        assert response.status_code == 200, response.text
+        pages += 1
+        seen += [(r["zoneID"]["zoneName"], r["fields"]["name"]["value"][-1]) for r in response.json()["records"]]
+        if "continuationMarker" not in response.json() or pages > 5:
+            break
+        query["continuationMarker"] = response.json()["continuationMarker"]
+    assert seen == [(home, "a"), ("_defaultZone", "b"), (work, "c"), (home, "d"), ("_defaultZone", "e"), (home, "f")]
+    assert pages == 3
+    query["continuationMarker"] = "bm90LWEtbWFya2Vy"
+    expect_error(post(client, server, "records/query", query), 400, "BAD_REQUEST")
+
+
 def test_users_current_names_the_caller(client, server):
     response = client.get(f"{server.database_url()}/users/current")
     assert response.status_code == 200

@@ -57,32 +57,20 @@ public struct CloudKitController: Sendable {
         let body = try await Self.body(of: request, context: context)
         let assetURL = try Self.assetURL(request, context: context)
         if try CloudKitQueryRequest.isZoneWide(body) {
-            try await Self.requireOneZone(in: database.database)
+            let zones = try await Self.blocking { () throws(RecordError) in try database.database.zones() }
+            if zones.count > 1 {
+                return try await Self.zoneWideQuery(body, zones: zones, in: database.database, access: access, assetURL: assetURL)
+            }
         }
         let zone = try await CloudKitZone.resolve(body["zoneID"], in: database.database)
         let outcome = try await CloudKitStore(database: zone.database, access: access).read { transaction -> Result<ByteBuffer, CloudKitError> in
             do {
                 let query = try CloudKitQueryRequest(body, schema: transaction.schema)
-                let page = try Self.page(query, in: transaction)
+                let page = try Self.continuing { try transaction.page(query.query, after: query.continuationMarker) }
                 let type = transaction.schema.recordType(named: query.query.recordType)
                 let authors = try transaction.authors(of: page.records.map(\.recordName))
-                // The response's keys in sorted order, the records written straight into its body.
-                var json = JSONBuffer(capacity: 256 + 512 * page.records.count)
-                json.raw("{")
-                if let cursor = page.cursor {
-                    json.raw("\"continuationMarker\":")
-                    json.string(cursor)
-                    json.raw(",")
-                }
-                json.raw("\"records\":[")
-                for (index, record) in page.records.enumerated() {
-                    if index > 0 { json.raw(",") }
-                    CloudKitRecord.write(
-                        record, type: type, form: query.form, authors: authors.of(record.recordName), zone: zone.zone.name,
-                        assetURL: assetURL, to: &json)
-                }
-                json.raw("]}")
-                return .success(json.byteBuffer)
+                let records = page.records.map { (record: $0, zone: zone.zone.name, authors: authors.of($0.recordName)) }
+                return .success(Self.queryResponse(records, cursor: page.cursor, type: type, form: query.form, assetURL: assetURL))
             } catch let error as CloudKitError {
                 return .failure(error)
             }
@@ -90,23 +78,66 @@ public struct CloudKitController: Sendable {
         return Self.json(try outcome.get())
     }
 
-    /// Nothing, when `database` has only its default zone, where a zone-wide query is the query
-    /// of that zone; otherwise `BAD_REQUEST` naming the zones to query one at a time (a query
-    /// reads one zone's records, which are a database of their own).
-    private static func requireOneZone(in database: RecordDatabase) async throws {
-        let zones = try await blocking { () throws(RecordError) in try database.zones() }
-        guard zones.count == 1 else {
-            let names = zones.map(\.name.debugDescription).joined(separator: ", ")
-            throw CloudKitError(
-                .badRequest, "zoneWide: a query reads one zone, and this database has \(zones.count) (\(names)); send the query with each zone's zoneID")
+    /// A zone-wide query of a database with custom zones: each zone's page read in a
+    /// transaction of its own (a zone's records are a database of their own) and merged in the
+    /// query's order (``ZoneWideQuery``), each record answered with its zone.
+    private static func zoneWideQuery(
+        _ body: JSONValue, zones: [RecordZone], in database: RecordDatabase, access: AccessPolicy, assetURL: @escaping @Sendable (Asset) -> String
+    ) async throws -> Response {
+        let schema = try await CloudKitStore(database: database, access: access).schema()
+        let request = try CloudKitQueryRequest(body, schema: schema)
+        let query = try continuing { try ZoneWideQuery(request.query, after: request.continuationMarker) }
+        var pages: [(zone: RecordZone, page: PositionedPage)] = []
+        var authors: [Int64: RecordAuthorship] = [:]
+        for zone in zones {
+            let start: String?
+            switch query.position(of: zone) {
+            case .exhausted: continue
+            case .start: start = nil
+            case .after(let cursor): start = cursor
+            }
+            let records = try await blocking { () throws(RecordError) in try database.zone(zone.name) }.database
+            let (page, zoneAuthors) = try await CloudKitStore(database: records, access: access).read { transaction in
+                let page = try Self.continuing { try transaction.positionedPage(request.query, after: start) }
+                return (page, try transaction.authors(of: page.records.map(\.record.recordName)))
+            }
+            pages.append((zone, page))
+            authors[zone.id] = zoneAuthors
         }
+        let page = query.merge(pages)
+        let records = page.records.map { zone, record in (record: record, zone: zone.name, authors: authors[zone.id]?.of(record.recordName)) }
+        return json(
+            queryResponse(records, cursor: page.cursor, type: schema.recordType(named: request.query.recordType), form: request.form, assetURL: assetURL))
     }
 
-    /// The page `query` asks for; a marker the same query did not return is refused in
-    /// CloudKit's words.
-    private static func page(_ query: CloudKitQueryRequest, in transaction: RecordTransaction) throws -> RecordPage {
+    /// A `records/query` response: the records, each written with its zone and authors, and the
+    /// `continuationMarker` of the next page when there is one — its keys in sorted order, the
+    /// records written straight into its body.
+    private static func queryResponse(
+        _ records: [(record: Record, zone: String, authors: (createdBy: String, modifiedBy: String)?)], cursor: String?, type: RecordType?,
+        form: CloudKitRecordForm, assetURL: @Sendable (Asset) -> String
+    ) -> ByteBuffer {
+        var json = JSONBuffer(capacity: 256 + 512 * records.count)
+        json.raw("{")
+        if let cursor {
+            json.raw("\"continuationMarker\":")
+            json.string(cursor)
+            json.raw(",")
+        }
+        json.raw("\"records\":[")
+        for (index, entry) in records.enumerated() {
+            if index > 0 { json.raw(",") }
+            CloudKitRecord.write(entry.record, type: type, form: form, authors: entry.authors, zone: entry.zone, assetURL: assetURL, to: &json)
+        }
+        json.raw("]}")
+        return json.byteBuffer
+    }
+
+    /// What `body` reads from a page's cursor; a marker the same query did not return is refused
+    /// in CloudKit's words.
+    private static func continuing<T>(_ body: () throws -> T) throws -> T {
         do {
-            return try transaction.page(query.query, after: query.continuationMarker)
+            return try body()
         } catch let error as RecordError where error.reason == .invalidCursor {
             throw CloudKitError(
                 .badRequest, "continuationMarker is not one this query returned; pass the continuationMarker of the previous response to the same query")

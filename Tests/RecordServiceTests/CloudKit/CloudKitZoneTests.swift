@@ -183,22 +183,38 @@ import Testing
         }
     }
 
-    /// `zoneWide` is the default zone's query while that is the only zone; once there are
-    /// others it is refused naming them (a query reads one zone), never answered from one zone
-    /// alone. A `zoneID` overrides it, as CloudKit says.
-    @Test func aZoneWideQueryIsAnsweredOnlyWhereItReadsEveryZone() async throws {
+    /// `zoneWide` reads every zone: their records in the query's order, each with its zone,
+    /// paged with continuation markers that keep each zone's position. A `zoneID` overrides it,
+    /// as CloudKit says.
+    @Test func aZoneWideQueryReadsEveryZoneInTheQuerysOrder() async throws {
         let fixture = try ServiceFixture()
         let token = fixture.adminToken
         try await fixture.test { client in
             _ = try await Self.post(client, "records/modify", token, CloudKitRouteTests.seed)
-            let zoneWide = #"{"zoneWide": true, "query": {"recordType": "Lists"}}"#
-            #expect(try await Self.post(client, "records/query", token, zoneWide)["records"]?.arrayValue?.count == 1)
+            let onlyDefault = #"{"zoneWide": true, "query": {"recordType": "Lists"}}"#
+            #expect(try await Self.post(client, "records/query", token, onlyDefault)["records"]?.arrayValue?.count == 1)
             _ = try await Self.createWork(client, token)
-            let refused = try await client.send(.post, Self.database + "records/query", token: token, json: zoneWide)
-            try CloudKitRouteTests.expectError(refused, .badRequest, "BAD_REQUEST")
-            #expect(refused.text.contains(#"\"_defaultZone\", \"Work\""#) && refused.text.contains("zoneID"), "\(refused.text)")
+            let items = [("W1", "Binder"), ("W2", "Pens"), ("I1", "Coffee")].map { name, title in
+                CloudKitRouteTests.create("Items", name, #"{"name": {"value": "\#(title)"}}"#)
+            }
+            _ = try await Self.post(client, "records/modify", token, #"{"zoneID": \#(Self.work), "operations": [\#(items.joined(separator: ", "))]}"#)
+            var seen: [String] = []
+            var marker: String?
+            repeat {
+                let after = marker.map { #", "continuationMarker": "\#($0)""# } ?? ""
+                let body = #"{"zoneWide": true, "resultsLimit": 2\#(after), "query": {"recordType": "Items", "sortBy": [{"fieldName": "name"}]}}"#
+                let page = try await Self.post(client, "records/query", token, body)
+                for record in page["records"]?.arrayValue ?? [] {
+                    seen.append("\(record["zoneID"]?["zoneName"]?.stringValue ?? "?")/\(record["fields"]?["name"]?["value"]?.stringValue ?? "?")")
+                }
+                marker = page["continuationMarker"]?.stringValue
+            } while marker != nil && seen.count < 10
+            #expect(seen == ["_defaultZone/Apples", "Work/Binder", "Work/Coffee", "_defaultZone/Milk", "Work/Pens"])
             let inWork = #"{"zoneWide": true, "zoneID": \#(Self.work), "query": {"recordType": "Lists"}}"#
             #expect(try await Self.post(client, "records/query", token, inWork)["records"]?.arrayValue?.count == 0)
+            let foreign = #"{"zoneWide": true, "continuationMarker": "bm90LWEtbWFya2Vy", "query": {"recordType": "Items"}}"#
+            try CloudKitRouteTests.expectError(
+                try await client.send(.post, Self.database + "records/query", token: token, json: foreign), .badRequest, "BAD_REQUEST")
             let malformed = try await client.send(
                 .post, Self.database + "records/query", token: token, json: #"{"zoneWide": 1, "query": {"recordType": "Lists"}}"#)
             try CloudKitRouteTests.expectError(malformed, .badRequest, "BAD_REQUEST")

@@ -44,11 +44,7 @@ struct PageCursor: Equatable {
 
     /// Decodes `text` for `query`, or throws `invalidArguments` when it is not a cursor of it.
     init(decoding text: String, for query: Query, keyCount: Int) throws(RecordError) {
-        let invalid = RecordError(
-            .invalidArguments,
-            "the cursor is not one this query returned; pass the cursor of the previous page of the same query",
-            recordType: query.recordType, reason: .invalidCursor
-        )
+        let invalid = Self.invalid(for: query)
         guard let data = Base64URL.decode(text),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let fingerprint = object["q"] as? String, fingerprint == Self.fingerprint(of: query),
@@ -76,6 +72,13 @@ struct PageCursor: Equatable {
         }
         self.query = fingerprint
         self.keys = keys
+    }
+
+    /// The failure of a cursor that is not one of `query`'s pages.
+    static func invalid(for query: Query) -> RecordError {
+        RecordError(
+            .invalidArguments, "the cursor is not one this query returned; pass the cursor of the previous page of the same query",
+            recordType: query.recordType, reason: .invalidCursor)
     }
 
     init(query: Query, keys: [DatabaseValue]) {

@@ -8,8 +8,11 @@ struct CompiledQuery: Sendable {
     /// (``QueryCompiler/readable(_:layout:access:)``).
     var bindings: [ArgumentBinding]
     var layout: TableLayout
-    /// How many sort-key columns follow the record columns in each row (for cursors).
-    var sortKeyCount: Int
+    /// The direction of each sort-key column that follows the record columns in each row (for
+    /// cursors), `true` for ascending.
+    var sortDirections: [Bool]
+    /// How many sort-key columns follow the record columns.
+    var sortKeyCount: Int { sortDirections.count }
 
     var arguments: StatementArguments { StatementArguments(values: values) }
 
@@ -48,7 +51,7 @@ enum QueryCompiler {
             values: clauses.arguments,
             bindings: clauses.bindings,
             layout: layout,
-            sortKeyCount: clauses.keys.count
+            sortDirections: clauses.keys.map(\.ascending)
         )
     }
 

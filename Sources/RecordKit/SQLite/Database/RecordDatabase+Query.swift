@@ -51,6 +51,31 @@ extension RecordTransaction {
 
     /// The page of `query` after `cursor` (the first page when `nil`); `query.limit` is the page size.
     public func page(_ query: Query, after cursor: String? = nil) throws -> RecordPage {
+        let read = try readPage(query, after: cursor, keepingKeysOf: .lastRecord)
+        return RecordPage(records: read.records, cursor: read.hasMore ? PageCursor(query: query, keys: read.keys.last ?? []).encoded : nil)
+    }
+
+    /// The page of `query` after `cursor`, each record with where it stands in the query's
+    /// order, to be merged with pages of the same query read from other databases
+    /// (``ZoneWideQuery``).
+    public func positionedPage(_ query: Query, after cursor: String? = nil) throws -> PositionedPage {
+        let read = try readPage(query, after: cursor, keepingKeysOf: .everyRecord)
+        let records = zip(read.records, read.keys).map { record, keys in
+            PositionedRecord(record: record, position: PageCursor(query: query, keys: keys), ascending: read.directions)
+        }
+        return PositionedPage(records: records, hasMore: read.hasMore)
+    }
+
+    /// Whose sort keys ``readPage(_:after:keepingKeysOf:)`` keeps.
+    private enum KeptKeys {
+        case lastRecord, everyRecord
+    }
+
+    /// The page of `query` after `cursor`: its records, the sort keys of the records `kept`
+    /// names (in their order), the keys' directions and whether another page follows.
+    private func readPage(
+        _ query: Query, after cursor: String?, keepingKeysOf kept: KeptKeys
+    ) throws -> (records: [Record], keys: [[DatabaseValue]], directions: [Bool], hasMore: Bool) {
         guard let limit = query.limit else {
             throw RecordError(.invalidArguments, "a paged query needs a limit (the page size)", recordType: query.recordType)
         }
@@ -60,15 +85,15 @@ extension RecordTransaction {
         let rows = try Row.fetchCursor(db.cachedStatement(sql: compiled.sql), arguments: compiled.arguments)
         var records: [Record] = []
         records.reserveCapacity(min(limit, 1000))
-        var lastKeys: [DatabaseValue] = []
+        var keys: [[DatabaseValue]] = []
         while records.count < limit, let row = try rows.next() {
             records.append(compiled.layout.record(from: row))
-            if records.count == limit {
-                lastKeys = (0..<compiled.sortKeyCount).map { row[compiled.layout.columnCount + $0] as DatabaseValue }
+            if kept == .everyRecord || records.count == limit {
+                keys.append((0..<compiled.sortKeyCount).map { row[compiled.layout.columnCount + $0] as DatabaseValue })
             }
         }
         let hasMore = try records.count == limit && limit > 0 && rows.next() != nil
-        return RecordPage(records: records, cursor: hasMore ? PageCursor(query: query, keys: lastKeys).encoded : nil)
+        return (records, keys, compiled.sortDirections, hasMore)
     }
 
     /// The compiled SQL of `query` and SQLite's plan for it.
