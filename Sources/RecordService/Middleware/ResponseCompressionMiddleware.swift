@@ -8,9 +8,10 @@ import NIOCore
 /// servers do: a page of 50 records in CloudKit's JSON is about 24 KB, a tenth
 /// of that compressed. Answers in JSON, YAML or text of at least ``minimumLength`` bytes whose
 /// length is known are compressed (at zlib's fastest level), and kept as they are when that
-/// would not make them smaller; streams (server-sent events, asset downloads), smaller answers
-/// and answers to HEAD go as they are. An answer it would compress says `Vary: Accept-Encoding`,
-/// compressed or not, so a cache between client and service keeps the two forms apart.
+/// would not make them smaller; streams (server-sent events, asset downloads) and smaller
+/// answers go as they are, and so do answers to HEAD (no content to compress). An answer it
+/// would compress says `Vary: Accept-Encoding`, compressed or not, and so does the answer to
+/// its HEAD, so a cache between client and service keeps the two forms apart.
 struct ResponseCompressionMiddleware: RouterMiddleware {
     typealias Context = ServiceRequestContext
 
@@ -20,10 +21,9 @@ struct ResponseCompressionMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
-        guard request.method != .head, let length = response.body.contentLength, length >= Self.minimumLength, Self.isCompressible(response)
-        else { return response }
+        guard let length = response.body.contentLength, length >= Self.minimumLength, Self.isCompressible(response) else { return response }
         response.headers.append(HTTPField(name: .vary, value: "Accept-Encoding"))
-        guard Self.acceptsGzip(request.headers[values: .acceptEncoding]) else { return response }
+        guard request.method != .head, Self.acceptsGzip(request.headers[values: .acceptEncoding]) else { return response }
         let collector = BodyCollector(capacity: length)
         try await response.body.write(collector)
         var plain = collector.bytes

@@ -66,4 +66,17 @@ import Testing
             #expect(small.text.contains("__typename"))
         }
     }
+
+    /// HEAD carries the headers its GET would, but for those only the content decides: its
+    /// answer goes uncompressed, and says it varies by what the client accepts as GET's does.
+    @Test func aHeadAnswerIsNotCompressedButVariesAsItsGetDoes() async throws {
+        let fixture = try ServiceFixture()
+        try await fixture.test { client in
+            let got = try await client.send(.get, "/openapi.yaml", token: nil, headers: [.acceptEncoding: "gzip"])
+            #expect(got.headers[.contentEncoding] == "gzip")
+            let head = try await client.send(.head, "/openapi.yaml", token: nil, headers: [.acceptEncoding: "gzip"])
+            #expect(head.status == .ok && head.headers[.contentEncoding] == nil && head.body.readableBytes == 0)
+            #expect(head.headers[values: .vary].contains("Accept-Encoding"))
+        }
+    }
 }
