@@ -12,10 +12,10 @@ extension CloudKitController {
         let body = try await Self.body(of: request, context: context)
         let assetURL = try Self.assetURL(request, context: context)
         if try CloudKitQueryRequest.isZoneWide(body) {
+            // Even while the default zone is the only one, so that a continuationMarker goes on
+            // reading every zone when another is created between pages.
             let zones = try await Self.blocking { () throws(RecordError) in try database.database.zones() }
-            if zones.count > 1 {
-                return try await Self.zoneWideQuery(body, zones: zones, in: database.database, access: access, assetURL: assetURL)
-            }
+            return try await Self.zoneWideQuery(body, zones: zones, in: database.database, access: access, assetURL: assetURL)
         }
         let zone = try await CloudKitZone.resolve(body["zoneID"], in: database.database)
         let outcome = try await CloudKitStore(database: zone.database, access: access).read { transaction -> Result<ByteBuffer, CloudKitError> in
@@ -33,9 +33,9 @@ extension CloudKitController {
         return Self.json(try outcome.get())
     }
 
-    /// A zone-wide query of a database with custom zones: each zone's page read in a
-    /// transaction of its own (a zone's records are a database of their own) and merged in the
-    /// query's order (``ZoneWideQuery``), each record answered with its zone.
+    /// A zone-wide query: each zone's page read in a transaction of its own (a zone's records
+    /// are a database of their own) and merged in the query's order (``ZoneWideQuery``), each
+    /// record answered with its zone.
     private static func zoneWideQuery(
         _ body: JSONValue, zones: [RecordZone], in database: RecordDatabase, access: AccessPolicy, assetURL: @escaping @Sendable (Asset) -> String
     ) async throws -> Response {

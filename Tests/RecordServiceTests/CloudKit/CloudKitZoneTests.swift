@@ -184,32 +184,37 @@ import Testing
     }
 
     /// `zoneWide` reads every zone: their records in the query's order, each with its zone,
-    /// paged with continuation markers that keep each zone's position. A `zoneID` overrides it,
-    /// as CloudKit says.
+    /// paged with continuation markers that keep each zone's position — a zone created between
+    /// pages is read from its start. A `zoneID` overrides it, as CloudKit says.
     @Test func aZoneWideQueryReadsEveryZoneInTheQuerysOrder() async throws {
         let fixture = try ServiceFixture()
         let token = fixture.adminToken
         try await fixture.test { client in
             _ = try await Self.post(client, "records/modify", token, CloudKitRouteTests.seed)
-            let onlyDefault = #"{"zoneWide": true, "query": {"recordType": "Lists"}}"#
-            #expect(try await Self.post(client, "records/query", token, onlyDefault)["records"]?.arrayValue?.count == 1)
-            _ = try await Self.createWork(client, token)
-            let items = [("W1", "Binder"), ("W2", "Pens"), ("I1", "Coffee")].map { name, title in
-                CloudKitRouteTests.create("Items", name, #"{"name": {"value": "\#(title)"}}"#)
-            }
-            _ = try await Self.post(client, "records/modify", token, #"{"zoneID": \#(Self.work), "operations": [\#(items.joined(separator: ", "))]}"#)
             var seen: [String] = []
-            var marker: String?
-            repeat {
+            func page(after marker: String?, limit: Int = 2) async throws -> String? {
                 let after = marker.map { #", "continuationMarker": "\#($0)""# } ?? ""
-                let body = #"{"zoneWide": true, "resultsLimit": 2\#(after), "query": {"recordType": "Items", "sortBy": [{"fieldName": "name"}]}}"#
+                let body = #"{"zoneWide": true, "resultsLimit": \#(limit)\#(after), "query": {"recordType": "Items", "sortBy": [{"fieldName": "name"}]}}"#
                 let page = try await Self.post(client, "records/query", token, body)
                 for record in page["records"]?.arrayValue ?? [] {
                     seen.append("\(record["zoneID"]?["zoneName"]?.stringValue ?? "?")/\(record["fields"]?["name"]?["value"]?.stringValue ?? "?")")
                 }
-                marker = page["continuationMarker"]?.stringValue
-            } while marker != nil && seen.count < 10
-            #expect(seen == ["_defaultZone/Apples", "Work/Binder", "Work/Coffee", "_defaultZone/Milk", "Work/Pens"])
+                return page["continuationMarker"]?.stringValue
+            }
+            // The default zone alone: Apples, and a marker (Milk is to come).
+            var marker = try await page(after: nil, limit: 1)
+            _ = try await Self.createWork(client, token)
+            let items = [("W1", "Binder"), ("W2", "Pens"), ("I1", "Coffee"), ("W3", "Zinc"), ("W4", "Aardvark")].map { name, title in
+                CloudKitRouteTests.create("Items", name, #"{"name": {"value": "\#(title)"}}"#)
+            }
+            _ = try await Self.post(client, "records/modify", token, #"{"zoneID": \#(Self.work), "operations": [\#(items.joined(separator: ", "))]}"#)
+            while let next = marker, seen.count < 10 { marker = try await page(after: next) }
+            // Work, created after the first page, is read from its start: Aardvark comes after Apples.
+            #expect(seen == ["_defaultZone/Apples", "Work/Aardvark", "Work/Binder", "Work/Coffee", "_defaultZone/Milk", "Work/Pens", "Work/Zinc"])
+            seen = []
+            marker = try await page(after: nil)
+            while let next = marker, seen.count < 10 { marker = try await page(after: next) }
+            #expect(seen == ["Work/Aardvark", "_defaultZone/Apples", "Work/Binder", "Work/Coffee", "_defaultZone/Milk", "Work/Pens", "Work/Zinc"])
             let inWork = #"{"zoneWide": true, "zoneID": \#(Self.work), "query": {"recordType": "Lists"}}"#
             #expect(try await Self.post(client, "records/query", token, inWork)["records"]?.arrayValue?.count == 0)
             let foreign = #"{"zoneWide": true, "continuationMarker": "bm90LWEtbWFya2Vy", "query": {"recordType": "Items"}}"#
