@@ -18,12 +18,7 @@ import Testing
             let zoneWide = try ZoneWideQuery(query, after: cursor)
             var pages: [(zone: RecordZone, page: PositionedPage)] = []
             for zone in try db.zones() {
-                let start: String?
-                switch zoneWide.position(of: zone) {
-                case .exhausted: continue
-                case .start: start = nil
-                case .after(let position): start = position
-                }
+                let start = zoneWide.cursor(of: zone)
                 pages.append((zone, try db.zone(zone.name).database.performRead { try $0.positionedPage(query, after: start) }))
             }
             let page = zoneWide.merge(pages)
@@ -87,6 +82,21 @@ import Testing
             try db.zone("New").database.modify(Self.lists("0", "z"))
         }
         #expect(records == ["_defaultZone/a", "Old/b", "New/0", "_defaultZone/c", "_defaultZone/e", "New/z"])
+    }
+
+    /// A zone pages as a query of one zone does: a record saved after its position comes in a
+    /// later page, even once the zone had given all it held.
+    @Test func aRecordSavedAfterAZonesPositionComesLater() throws {
+        let file = TemporaryDatabase()
+        let db = try file.open(bootstrap: try Shopping.schemaWithoutRules)
+        try db.modify(Self.lists("a", "c"))
+        try db.createZone("Work")
+        try db.zone("Work").database.modify(Self.lists("b"))
+        let (records, sizes) = try Self.pages(of: Query("Lists", sort: [SortDescriptor("name")], limit: 2), in: db) { page in
+            if page == 1 { try db.zone("Work").database.save(RecordKit.Record("Lists", recordName: "L9", fields: ["name": .string("d")])) }
+        }
+        #expect(records == ["_defaultZone/a", "Work/b", "_defaultZone/c", "Work/d"])
+        #expect(sizes == [2, 2])
     }
 
     @Test func aCursorOfAnotherQueryIsRefused() throws {

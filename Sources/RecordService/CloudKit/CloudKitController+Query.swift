@@ -45,12 +45,7 @@ extension CloudKitController {
         var pages: [(zone: RecordZone, page: PositionedPage)] = []
         var authors: [Int64: RecordAuthorship] = [:]
         for zone in zones {
-            let start: String?
-            switch query.position(of: zone) {
-            case .exhausted: continue
-            case .start: start = nil
-            case .after(let cursor): start = cursor
-            }
+            let start = query.cursor(of: zone)
             let records = try await blocking { () throws(RecordError) in try database.zone(zone.name) }.database
             let (page, zoneAuthors) = try await CloudKitStore(database: records, access: access).read { transaction in
                 let page = try Self.continuing { try transaction.positionedPage(request.query, after: start) }
