@@ -46,7 +46,8 @@ extension CloudKitController {
         var authors: [Int64: RecordAuthorship] = [:]
         for zone in zones {
             let start = query.cursor(of: zone)
-            let records = try await blocking { () throws(RecordError) in try database.zone(zone.name) }.database
+            // A zone deleted since the list was read is left out, as the next page leaves it out.
+            guard let records = try await blocking({ () throws(RecordError) in try Self.database(of: zone, in: database) }) else { continue }
             let (page, zoneAuthors) = try await CloudKitStore(database: records, access: access).read { transaction in
                 let page = try Self.continuing { try transaction.positionedPage(request.query, after: start) }
                 return (page, try transaction.authors(of: page.records.map(\.record.recordName)))
@@ -58,6 +59,15 @@ extension CloudKitController {
         let records = page.records.map { zone, record in (record: record, zone: zone.name, authors: authors[zone.id]?.of(record.recordName)) }
         return json(
             queryResponse(records, cursor: page.cursor, type: schema.recordType(named: request.query.recordType), form: request.form, assetURL: assetURL))
+    }
+
+    /// The database holding `zone`'s records, `nil` when the zone was deleted.
+    private static func database(of zone: RecordZone, in database: RecordDatabase) throws(RecordError) -> RecordDatabase? {
+        do {
+            return try database.zone(zone.name).database
+        } catch  where error.reason == .unknownZone {
+            return nil
+        }
     }
 
     /// A `records/query` response: the records, each written with its zone and authors, and the

@@ -42,8 +42,8 @@ enum SQLiteOrder {
         case (.int64(let a), .double(let b)): return compare(Double(a), b)
         case (.double(let a), .int64(let b)): return compare(a, Double(b))
         case (.double(let a), .double(let b)): return compare(a, b)
-        case (.string(let a), .string(let b)): return compare(Array(a.utf8), Array(b.utf8))
-        case (.blob(let a), .blob(let b)): return compare(Array(a), Array(b))
+        case (.string(let a), .string(let b)): return compare(a.utf8, b.utf8)
+        case (.blob(let a), .blob(let b)): return compare(a, b)
         default: return rank(left) - rank(right)
         }
     }
@@ -60,7 +60,7 @@ enum SQLiteOrder {
 
     private static func compare(_ a: Double, _ b: Double) -> Int { a < b ? -1 : a > b ? 1 : 0 }
 
-    private static func compare(_ a: [UInt8], _ b: [UInt8]) -> Int {
+    private static func compare(_ a: some Collection<UInt8>, _ b: some Collection<UInt8>) -> Int {
         for (x, y) in zip(a, b) where x != y { return x < y ? -1 : 1 }
         return a.count - b.count
     }
