@@ -1,5 +1,4 @@
 import Crypto
-import Foundation
 import RecordKit
 
 /// A bearer token: 256 random bits written as 64 lowercase hex characters. Only its SHA-256 is
@@ -29,7 +28,8 @@ public struct AccessToken: Sendable, Hashable {
 
     /// The SHA-256 of the token, as 64 lowercase hex characters: the form it is stored in.
     public var digest: String {
-        HexDigits.lowercase(SHA256.hash(data: Data(text.utf8)))
+        var text = text
+        return HexDigits.lowercase(text.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) })
     }
 
     /// Whether `a` and `b` are equal, in time that depends only on their lengths.

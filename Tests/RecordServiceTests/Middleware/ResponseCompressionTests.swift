@@ -20,6 +20,8 @@ import Testing
     @Test(arguments: [
         ("application/json", true), ("application/graphql-response+json; charset=utf-8", true), ("application/yaml", true),
         ("text/plain", true), ("text/event-stream", false), ("application/octet-stream", false), ("image/png", false),
+        (" Application/JSON ; charset=utf-8", true), ("TEXT/Event-Stream;charset=utf-8", false), ("application/problem+JSON", true),
+        ("application/jsonx", false), ("json", false), ("", false),
     ])
     func answersInJSONYAMLOrTextAreCompressibleStreamsAndBinaryAreNot(contentType: String, compressible: Bool) {
         let response = Response(status: .ok, headers: [.contentType: contentType], body: ResponseBody(byteBuffer: ByteBuffer(string: "x")))
