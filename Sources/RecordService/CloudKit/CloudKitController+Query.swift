@@ -62,7 +62,7 @@ extension CloudKitController {
     }
 
     /// The database holding `zone`'s records, `nil` when the zone was deleted.
-    private static func database(of zone: RecordZone, in database: RecordDatabase) throws(RecordError) -> RecordDatabase? {
+    static func database(of zone: RecordZone, in database: RecordDatabase) throws(RecordError) -> RecordDatabase? {
         do {
             return try database.zone(zone.name).database
         } catch  where error.reason == .unknownZone {

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import RecordKit
+import TestSupport
 import Testing
 
 @testable import RecordService
@@ -242,5 +243,22 @@ import Testing
                 #expect(try CloudKitRouteTests.json(answer)["reason"] == .string("there is no zone named 'Elsewhere'; create it with zones/modify"))
             }
         }
+    }
+
+    /// A zone deleted after a zone-wide query listed the zones, before it read that zone's page,
+    /// is left out of the page (as the next page leaves it out), not an error naming a zone the
+    /// client never asked for.
+    @Test func aZoneDeletedAfterTheListingIsLeftOutOfAZoneWideQuery() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("zones-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try RecordDatabase(path: folder.appendingPathComponent("shop.sqlite").path, bootstrap: .shopping)
+        try database.createZone("Work")
+        let listed = try database.zones()
+        try database.deleteZone("Work")
+        let work = try #require(listed.first { $0.name == "Work" })
+        let home = try #require(listed.first { $0.name == RecordZone.defaultName })
+        #expect(try CloudKitController.database(of: work, in: database) == nil)
+        #expect(try CloudKitController.database(of: home, in: database) != nil)
     }
 }
