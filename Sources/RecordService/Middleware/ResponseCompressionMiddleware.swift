@@ -1,5 +1,4 @@
 import CompressNIO
-import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -48,18 +47,13 @@ struct ResponseCompressionMiddleware: RouterMiddleware {
     }
 
     /// Whether a `Content-Type` (parameters and case aside) names JSON, YAML or text other than
-    /// an event stream. Read byte by byte: every answer of a kilobyte or more asks, and
-    /// Foundation's trimming and lowercasing took 2% of the service's time under load.
+    /// an event stream. Trimmed by the service's `trimmingWhitespace()`: every answer of
+    /// a kilobyte or more asks, and Foundation's `trimmingCharacters(in:)` took 2% of the
+    /// service's time under load.
     static func isCompressible(mediaType contentType: String) -> Bool {
-        var utf8 = Array(contentType.utf8.prefix { $0 != UInt8(ascii: ";") })
-        while let last = utf8.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { utf8.removeLast() }
-        let start = utf8.firstIndex { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } ?? utf8.endIndex
-        let mediaType = utf8[start...].map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
-        func hasSuffix(_ suffix: StaticString) -> Bool {
-            suffix.withUTF8Buffer { mediaType.count >= $0.count && mediaType.suffix($0.count).elementsEqual($0) }
-        }
-        if mediaType.starts(with: "text/".utf8) { return !mediaType.elementsEqual("text/event-stream".utf8) }
-        return hasSuffix("/json") || hasSuffix("+json") || hasSuffix("/yaml") || hasSuffix("+yaml")
+        let mediaType = contentType.prefix { $0 != ";" }.trimmingWhitespace().lowercased()
+        if mediaType.hasPrefix("text/") { return mediaType != "text/event-stream" }
+        return mediaType.hasSuffix("/json") || mediaType.hasSuffix("+json") || mediaType.hasSuffix("/yaml") || mediaType.hasSuffix("+yaml")
     }
 
     /// Whether `Accept-Encoding` (its field values, as sent) takes gzip: `gzip` or `x-gzip` with a
@@ -69,11 +63,11 @@ struct ResponseCompressionMiddleware: RouterMiddleware {
         var gzip: Double?
         var any: Double?
         for member in values.flatMap({ $0.split(separator: ",") }) {
-            let parts = member.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            let parts = member.split(separator: ";").map { $0.trimmingWhitespace().lowercased() }
             guard let coding = parts.first, !coding.isEmpty else { continue }
             var quality = 1.0
             for parameter in parts.dropFirst() {
-                let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace() }
                 if pair.count == 2, pair[0] == "q" { quality = Double(pair[1]) ?? 0 }
             }
             switch coding {
