@@ -32,6 +32,23 @@ import Testing
         #expect(await failure("query($n: Int!) { Items(limit: $n) { name } }", variables: ["n": "x"]).map(\.stage) == .variables)
     }
 
+    /// Two fields under one response key that cannot merge fail GraphQL's validation ("Field
+    /// Selection Merging", which the planner checks): the request does not run, so no `data`.
+    @Test(arguments: [
+        "{ Lists { name name: recordName } }",
+        "{ a: Lists { name } a: Items { name } }",
+        "{ Lists { Items { name } } Lists { Items { name: recordName } } }",
+        "{ Lists { ...F name: recordName } } fragment F on Lists { name }",
+        #"mutation { a: createLists(fields: {name: "G"}) { name } a: createLists(fields: {name: "H"}) { name } }"#,
+    ])
+    func fieldsThatCannotMergeFailValidation(document: String) async throws {
+        let failure = try #require(await failure(document))
+        #expect(failure.stage == .validation)
+        #expect(failure.response.json.hasPrefix(#"{"errors":[{"message":"#), "\(failure.response.json)")
+        #expect(failure.response.json.contains("names two different fields"), "\(failure.response.json)")
+        #expect(try shop.database.records(matching: Query("Lists")).isEmpty)
+    }
+
     @Test func theKindIsKnownOnceTheDocumentParses() async throws {
         #expect(try await shop.engine.prepare(document: "{ Lists { name } }").kind == .query)
         #expect(try await shop.engine.prepare(document: #"mutation { createLists(fields: {name: "G"}) { name } }"#).kind == .mutation)

@@ -163,6 +163,7 @@ struct GraphQLRouteTests {
         (#"{"query": "query A { Lists { name } }", "operationName": "B"}"#, "an operation the document does not have"),
         (#"{"query": "query A { Lists { name } } query B { Items { name } }"}"#, "several operations and no name"),
         (#"{"query": "query($n: Int!) { Lists(limit: $n) { name } }", "variables": {"n": "x"}}"#, "a variable of the wrong type"),
+        (#"{"query": "{ Lists { name name: recordName } }"}"#, "two fields under one response key"),
     ])
     func aDocumentThatCannotRunIsUnprocessable(body: String, what: String) async throws {
         let fixture = try ServiceFixture()

@@ -251,6 +251,13 @@ def test_a_document_failing_validation_is_unprocessable_without_data(client):
     assert_errors_without_data(response)
 
 
+def test_fields_that_cannot_merge_are_unprocessable_without_data(client):
+    response = post(client, {"query": "{ Lists { name name: recordName } }"})
+    assert response.status_code == 422
+    assert_errors_without_data(response)
+    assert "names two different fields" in response.json()["errors"][0]["message"]
+
+
 def test_variables_that_do_not_fit_are_unprocessable(client):
     response = post(client, {"query": "query($n: Int!) { Lists(limit: $n) { name } }", "variables": {"n": "many"}})
     assert response.status_code == 422

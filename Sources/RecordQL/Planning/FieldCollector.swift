@@ -43,8 +43,7 @@ struct FieldCollector {
                 if let position = index[key] {
                     let first = fields[position].node
                     guard first.name.value == field.name.value, first.arguments == field.arguments else {
-                        throw GraphQLFailure(
-                            .invalidArguments,
+                        throw GraphQLFailure.invalidDocument(
                             "'\(key)' names two different fields (\(first.name.value) and \(field.name.value), or other arguments); give one of them another alias",
                             at: [first, field]
                         )
@@ -64,7 +63,7 @@ struct FieldCollector {
                 guard try isIncluded(spread.directives), !visited.contains(name) else { continue }
                 visited.insert(name)
                 guard let fragment = request.fragments[name] else {
-                    throw GraphQLFailure(.invalidArguments, "there is no fragment named '\(name)'", at: [spread])
+                    throw GraphQLFailure.invalidDocument("there is no fragment named '\(name)'", at: [spread])
                 }
                 guard applies(fragment.typeCondition.name.value, to: typeName) else { continue }
                 try collect(fragment.selectionSet, on: typeName, into: &fields, index: &index, visited: &visited)

@@ -37,8 +37,10 @@ public enum RequestStage: String, Sendable, Hashable {
 
 /// A request that could not be prepared: the response to give, with the stage it failed at.
 public struct RequestFailure: Error, Sendable {
-    /// Where the request failed: never ``RequestStage/execution`` for a failure of
-    /// ``RecordQLEngine/prepare(document:variables:operationName:)``.
+    /// Where the request failed. ``RecordQLEngine/prepare(document:variables:operationName:)``
+    /// fails at ``RequestStage/execution`` when the operation was valid but failed as it was
+    /// planned (its arguments translated: a negative limit, a predicate that does not parse):
+    /// a field error, answered with `"data": null`.
     public let stage: RequestStage
     /// The kind of the operation chosen, when the document parsed and names one.
     public let kind: OperationKind?

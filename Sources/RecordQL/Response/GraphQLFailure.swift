@@ -11,6 +11,10 @@ struct GraphQLFailure: Error, Sendable {
     var stage: RequestStage
     /// The kind of the operation chosen, when the document got that far.
     var kind: OperationKind?
+    /// Whether the failure is the document's own, found by the planner rather than by
+    /// GraphQLSwift's validation rules: it stays a validation failure where other failures met
+    /// while planning become field errors (``running()``).
+    private var invalidatesTheDocument = false
 
     /// Whether execution had started: the response then carries `"data": null`.
     var ran: Bool { stage == .execution }
@@ -40,14 +44,28 @@ struct GraphQLFailure: Error, Sendable {
         self.init([located], stage: stage)
     }
 
-    /// Marks the failure as having happened during execution.
+    /// A validation failure that GraphQLSwift's rules leave to the planner — fields under one
+    /// response key that cannot merge (GraphQL's "Field Selection Merging", a rule GraphQLSwift
+    /// does not have) — located at `nodes`. It fails the request before it runs, without `data`.
+    static func invalidDocument(_ message: String, at nodes: [any Node]) -> GraphQLFailure {
+        var failure = GraphQLFailure(.invalidArguments, message, at: nodes, stage: .validation)
+        failure.invalidatesTheDocument = true
+        return failure
+    }
+
+    /// Marks the failure as having happened during execution, unless it is the document's own
+    /// (``invalidDocument(_:at:)``).
     func running() -> GraphQLFailure {
-        GraphQLFailure(errors, stage: .execution, kind: kind)
+        var failure = self
+        if !invalidatesTheDocument { failure.stage = .execution }
+        return failure
     }
 
     /// The failure, marked as one of an operation of `kind`.
     func of(_ kind: OperationKind?) -> GraphQLFailure {
-        GraphQLFailure(errors, stage: stage, kind: self.kind ?? kind)
+        var failure = self
+        failure.kind = self.kind ?? kind
+        return failure
     }
 }
 
