@@ -46,7 +46,8 @@ extension CloudKitController {
         var authors: [Int64: RecordAuthorship] = [:]
         for zone in zones {
             let start = query.cursor(of: zone)
-            // A zone deleted since the list was read is left out, as the next page leaves it out.
+            // A zone deleted since the list was read is left out, as the next page leaves it out
+            // (one created again under its name is another zone, read from the next page on).
             guard let records = try await blocking({ () throws(RecordError) in try Self.database(of: zone, in: database) }) else { continue }
             let (page, zoneAuthors) = try await CloudKitStore(database: records, access: access).read { transaction in
                 let page = try Self.continuing { try transaction.positionedPage(request.query, after: start) }
@@ -61,10 +62,12 @@ extension CloudKitController {
             queryResponse(records, cursor: page.cursor, type: schema.recordType(named: request.query.recordType), form: request.form, assetURL: assetURL))
     }
 
-    /// The database holding `zone`'s records, `nil` when the zone was deleted.
+    /// The database holding `zone`'s records, `nil` when the zone was deleted — also when a zone
+    /// of its name was created again since, which is another zone.
     static func database(of zone: RecordZone, in database: RecordDatabase) throws(RecordError) -> RecordDatabase? {
         do {
-            return try database.zone(zone.name).database
+            let current = try database.zone(zone.name)
+            return current.zone.id == zone.id ? current.database : nil
         } catch  where error.reason == .unknownZone {
             return nil
         }

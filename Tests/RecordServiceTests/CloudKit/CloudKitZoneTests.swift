@@ -247,7 +247,8 @@ import Testing
 
     /// A zone deleted after a zone-wide query listed the zones, before it read that zone's page,
     /// is left out of the page (as the next page leaves it out), not an error naming a zone the
-    /// client never asked for.
+    /// client never asked for; so is one created again under its name since (another zone, not
+    /// the one whose position the cursor holds).
     @Test func aZoneDeletedAfterTheListingIsLeftOutOfAZoneWideQuery() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("zones-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -260,5 +261,9 @@ import Testing
         let home = try #require(listed.first { $0.name == RecordZone.defaultName })
         #expect(try CloudKitController.database(of: work, in: database) == nil)
         #expect(try CloudKitController.database(of: home, in: database) != nil)
+        // Created again under its name: another zone, still not the one listed.
+        let again = try database.createZone("Work")
+        #expect(try CloudKitController.database(of: work, in: database) == nil)
+        #expect(try CloudKitController.database(of: again, in: database) != nil)
     }
 }
