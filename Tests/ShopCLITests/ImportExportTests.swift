@@ -141,6 +141,33 @@ import Testing
         #expect(refused.errors.contains("\(file):\(format == .csv ? 2 : 1): ") && refused.errors.contains("'b'"), "\(refused.errors)")
     }
 
+    /// A CSV cell that is not a value of its field's type is refused with a value of that type
+    /// to write instead, and every such value, for every type, imports.
+    @Test func aBadCellShowsAValueOfItsTypeThatImports() async throws {
+        let sandbox = Sandbox()
+        let target = try database(in: sandbox, named: "target.sqlite")
+        let fields = try #require(Self.schema.recordType(named: "Things")).userFields
+        // L1, the record the REFERENCE values name, comes in the same file.
+        let text =
+            CSV.line(["recordName"] + fields.map(\.name)) + CSV.line(["X"] + fields.map { TransferValue.example(of: $0.type) })
+            + CSV.line(["L1"] + fields.map { _ in nil })
+        let file = sandbox.folder.appendingPathComponent("examples.csv").path
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let imported = await shop(["--db", target.path ?? "", "-e", "import Things \(file)"])
+        #expect(imported.status == 0, "\(imported.errors) \(text)")
+        #expect(try target.fetch(recordName: "X")?.fields.count == fields.count)
+
+        let bad = sandbox.folder.appendingPathComponent("bad.csv").path
+        for (field, cell) in [("owner", "L1"), ("count", "many"), ("places", "52.5,13.4")] {
+            try CSV.line(["recordName", field]).appending(CSV.line(["Y", cell])).write(toFile: bad, atomically: true, encoding: .utf8)
+            let refused = await shop(["--db", target.path ?? "", "-e", "import Things \(bad)"])
+            let type = try #require(fields.first { $0.name == field }).type
+            #expect(refused.status == 1)
+            #expect(refused.errors.contains("\(bad):2: \(field): '\(cell)' is not"), "\(refused.errors)")
+            #expect(refused.errors.contains("; write it as, say, \(TransferValue.example(of: type))"), "\(refused.errors)")
+        }
+    }
+
     @Test func csvQuotesWhatItMustAndTellsAbsentFromEmpty() throws {
         #expect(CSV.line(["plain", "a,b", "say \"x\"", "two\nlines", "", nil, "é"]) == "plain,\"a,b\",\"say \"\"x\"\"\",\"two\nlines\",\"\",,é\n")
         var reader = CSV.Reader(Array("a,\"b\"\"c\",,\"\"\r\n\"multi\nline\",x\n".utf8))

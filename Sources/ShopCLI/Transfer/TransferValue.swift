@@ -43,13 +43,36 @@ enum TransferValue {
         case .string, .timestamp, .bytes, .asset:
             return .string(cell)
         case .int64, .double, .number:
-            guard Double(cell) != nil else { throw TransferError("'\(cell)' is not a number") }
+            guard Double(cell) != nil else { throw TransferError("'\(cell.prefix(40))' is not a number; write it as, say, \(example(of: type))") }
             return .number(cell)
         case .reference, .location, .list:
             guard let json = JSONValue(parsing: cell) else {
-                throw TransferError("'\(cell.prefix(40))' is not the JSON of a \(type) value")
+                throw TransferError("'\(cell.prefix(40))' is not the JSON of a \(type) value; write it as, say, \(example(of: type))")
             }
             return json
+        }
+    }
+
+    /// A value of `type` as a CSV cell writes it (the value itself for scalars, JSON for the
+    /// others), for an error to show.
+    static func example(of type: FieldType) -> String {
+        switch type {
+        case .string: "text"
+        case .int64, .number: "2"
+        case .double: "1.5"
+        case .timestamp: "2026-01-31T09:30:00Z"
+        case .bytes, .asset: "c2hvcA=="
+        case .reference: #"{"recordName":"L1","action":"DELETE_SELF"}"#
+        case .location: #"{"latitude":52.52,"longitude":13.405}"#
+        case .list(let element): "[\(jsonExample(of: element))]"
+        }
+    }
+
+    /// A value of `type` as JSON (a list's members, a JSON Lines field).
+    private static func jsonExample(of type: FieldType) -> String {
+        switch type {
+        case .string, .timestamp, .bytes, .asset: JSONValue.string(example(of: type)).text
+        default: example(of: type)
         }
     }
 }
