@@ -82,7 +82,9 @@ struct MutationArgumentsTests {
         (#"{"fields": {"tags": ["a", null]}}"#, "ItemsInput.tags[1]: list elements cannot be null"),
         (#"{"fields": {"list": {"action": "NONE"}}}"#, "ItemsInput.list: a reference needs recordName"),
         (#"{"fields": {"list": {"recordName": "L1", "action": "LATER"}}}"#, "a reference action is NONE or DELETE_SELF, not 'LATER'"),
+        (#"{"fields": {"list": "L1"}}"#, #"ItemsInput.list: expected a reference {recordName: ID!, action: NONE | DELETE_SELF}, got string "L1""#),
         (#"{"fields": {"place": {"latitude": 1}}}"#, "ItemsInput.place: a location needs longitude"),
+        (#"{"fields": {"place": [52.5, 13.4]}}"#, "ItemsInput.place: expected a location {latitude: Float!, longitude: Float!, …}, got array [52.5,13.4]"),
         (#"{"fields": {"photo": "%%%"}}"#, "ItemsInput.photo: Bytes cannot represent '%%%': it is not base64"),
         (#"{"fields": {"number": 1.5}}"#, "ItemsInput.number: Int64 cannot represent 1.5"),
     ])

@@ -60,7 +60,7 @@ public struct FieldInputTranslator: Sendable {
 
     /// A `ReferenceInput`: `{recordName: ID!, action: NONE | DELETE_SELF}`.
     private func reference(_ map: Map, _ reader: InputReader) throws(RecordError) -> Reference {
-        let members = try reader.members(map)
+        let members = try reader.members(map, expected: "a reference {recordName: ID!, action: NONE | DELETE_SELF}")
         guard let name = members.first(where: { $0.key == "recordName" }) else { throw reader.error("a reference needs recordName") }
         var action = Reference.Action.none
         if let given = members.first(where: { $0.key == "action" }) {

@@ -44,10 +44,10 @@ struct InputReader: Sendable {
         RecordError(.invalidArguments, "\(description): \(problem)", recordType: recordType, field: field)
     }
 
-    /// The members of an input object, in input order, leaving out undefined ones and refusing
-    /// explicit nulls (leave the key out instead).
-    func members(_ map: Map) throws(RecordError) -> [(key: String, value: Map)] {
-        guard case .dictionary(let dictionary) = map else { throw mismatch("an input object", map) }
+    /// The members of an input object (`expected` says which, when it is not one), in input
+    /// order, leaving out undefined ones and refusing explicit nulls (leave the key out instead).
+    func members(_ map: Map, expected: String = "an input object") throws(RecordError) -> [(key: String, value: Map)] {
+        guard case .dictionary(let dictionary) = map else { throw mismatch(expected, map) }
         var members: [(key: String, value: Map)] = []
         for (key, value) in dictionary where !value.isUndefined {
             if value.isNull {
@@ -108,7 +108,7 @@ struct InputReader: Sendable {
     /// A `LocationInput`: `{latitude, longitude}`, and the members beside them that are given
     /// (``RecordKit/Location/Detail``; a time as a timestamp).
     func location(_ map: Map) throws(RecordError) -> RecordKit.Location {
-        let members = try self.members(map)
+        let members = try self.members(map, expected: "a location {latitude: Float!, longitude: Float!, …}")
         func member(_ name: String) -> Map? {
             guard let value = members.first(where: { $0.key == name })?.value, value != .null, value != .undefined else { return nil }
             return value
