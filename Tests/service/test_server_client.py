@@ -761,6 +761,11 @@ def test_plain_http_to_a_tls_server_says_what_it_answered_and_to_use_https():
 def test_an_ssl_cert_file_that_holds_no_certificate_is_named_before_any_request(fresh_server, tmp_path):
     (tmp_path / "empty.pem").write_text("not a certificate\n")
     for path in [tmp_path / "empty.pem", tmp_path / "missing.pem"]:
-        run = remote(fresh_server, "-e", "lists", env={"SSL_CERT_FILE": str(path)})
+        # Named before any connection is made (the server there speaks plain HTTP).
+        https = fresh_server.url.replace("http://", "https://")
+        run = remote(fresh_server, "-e", "lists", url=https, env={"SSL_CERT_FILE": str(path)})
         assert run.returncode == 1
-        assert f"$SSL_CERT_FILE '{path}' is not a readable file of PEM certificates" in run.stderr
+        assert f"$SSL_CERT_FILE '{path}' is not a readable file of PEM certificates" in run.stderr, run.stderr
+        # An http:// server asks for no certificate: the file is not read.
+        plain = remote(fresh_server, "-e", "lists", env={"SSL_CERT_FILE": str(path)})
+        assert plain.returncode == 0, plain.stderr

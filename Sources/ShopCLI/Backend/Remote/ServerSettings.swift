@@ -16,7 +16,8 @@ struct ServerSettings: Equatable {
     /// How long a request is retried after connection failures before giving up.
     var retryBudget: Duration
     /// Certificates trusted beyond the system's, read once from the PEM file `$SSL_CERT_FILE`
-    /// names: a server whose certificate a private or self-made authority signed.
+    /// names when the URL is https://: a server whose certificate a private or self-made
+    /// authority signed.
     var trustedCertificates: [NIOSSLCertificate] = []
 
     /// The container `shop serve` answers for unless told otherwise.
@@ -67,13 +68,16 @@ struct ServerSettings: Equatable {
             url: trimmed, database: database, token: token,
             requestTimeout: try seconds(environment, "SHOP_SERVER_TIMEOUT", default: 10),
             retryBudget: try seconds(environment, "SHOP_SERVER_RETRY", default: 30),
-            trustedCertificates: try trustedCertificates(environment)
+            // Only TLS uses them: an http:// server is never asked for a certificate (a probe for
+            // TLS on a dropped connection takes a refused certificate as TLS spoken).
+            trustedCertificates: isSecure(trimmed) ? try trustedCertificates(environment) : []
         )
     }
 
     /// The certificates of the file `$SSL_CERT_FILE` names (OpenSSL's variable, which curl and
     /// Python read too), when set: it must hold PEM certificates, read here so a wrong file is
-    /// named before any request rather than as a failed handshake.
+    /// named before any request rather than as a failed handshake. (Where it names the system's
+    /// whole bundle, reading it is half the start of a one-line command.)
     private static func trustedCertificates(_ environment: [String: String]) throws(RecordError) -> [NIOSSLCertificate] {
         guard let path = environment["SSL_CERT_FILE"], !path.isEmpty else { return [] }
         guard let certificates = try? NIOSSLCertificate.fromPEMFile(path), !certificates.isEmpty else {
