@@ -54,16 +54,17 @@ enum TransferValue {
     }
 
     /// A value of `type` as a CSV cell writes it (the value itself for scalars, JSON for the
-    /// others), for an error to show.
+    /// others), for an error to show: the values of the REPL's examples (`ValueParser`), in the
+    /// file's forms.
     static func example(of type: FieldType) -> String {
         switch type {
         case .string: "text"
         case .int64, .number: "2"
-        case .double: "1.5"
-        case .timestamp: "2026-01-31T09:30:00Z"
-        case .bytes, .asset: "c2hvcA=="
+        case .double: "2.5"
+        case .timestamp: "2026-11-21T09:30:00Z"
+        case .bytes, .asset: "aGk="
         case .reference: #"{"recordName":"L1","action":"DELETE_SELF"}"#
-        case .location: #"{"latitude":52.52,"longitude":13.405}"#
+        case .location: #"{"latitude":48.85,"longitude":2.35}"#
         case .list(let element): "[\(jsonExample(of: element))]"
         }
     }
