@@ -5,7 +5,8 @@ import Testing
 /// Python's pexpect (installed by Scripts/test): the prompt, commands, tab completion of a list
 /// name, history recalled with the up arrow (a GraphQL document of several lines as one entry;
 /// also in the next run, from ~/.shop_history), Ctrl-C abandoning a line, the continuation
-/// prompt of GraphQL, Ctrl-D and quit leaving with status 0.
+/// prompt of GraphQL, Ctrl-D and quit leaving with status 0, also a Ctrl-D typed while a
+/// command runs.
 @Suite struct TerminalTests {
     @Test func theStoryTypedAtAPseudoTerminal() throws {
         guard let binary = ShopBinary.path else {

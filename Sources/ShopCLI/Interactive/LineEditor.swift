@@ -55,6 +55,15 @@ final class LineEditor {
             return UInt8(CC_EOF)
         }
         shop_el_bind(editLine, "^C", "shop-interrupt")
+        // A Ctrl-D typed while a command runs (the terminal is then in canonical mode) is kept
+        // by the terminal as an end-of-file mark, which reaches libedit as a NUL byte once it
+        // switches to edit mode: NUL is read as the Ctrl-D it was, so a Ctrl-D typed ahead still
+        // leaves (emacs mode had NUL, Ctrl-Space, set the mark).
+        shop_el_add_function(editLine, "shop-typed-ahead-ctrl-d", "A Ctrl-D typed while a command ran") { editLine, _ in
+            el_push(editLine, "\u{4}")
+            return UInt8(CC_NORM)
+        }
+        shop_el_bind(editLine, "^@", "shop-typed-ahead-ctrl-d")
     }
 
     deinit {

@@ -91,4 +91,17 @@ child.expect(pexpect.EOF)
 child.close()
 if child.exitstatus != 0:
     sys.exit(f"\nexit status after quit: {child.exitstatus}")
+
+# Ctrl-D typed while a command runs leaves once the prompt reads it. Here Ctrl-C and Ctrl-D
+# come together during a watch: the terminal, in canonical mode while the command runs, keeps
+# the Ctrl-D as an end-of-file mark until the line editor reads it.
+child = start()
+child.send("watch { Lists { name } }\r")
+child.expect_exact("Corner shop")
+child.send("\x03\x04")
+child.expect_exact("cancelled (Ctrl-C)")
+child.expect(pexpect.EOF)
+child.close()
+if child.exitstatus != 0:
+    sys.exit(f"\nexit status after Ctrl-D typed during a command: {child.exitstatus}")
 print("\nterminal story: ok")
