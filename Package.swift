@@ -118,7 +118,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "shop",
-            dependencies: ["ShopCLI", "RecordService"],
+            dependencies: ["ShopCLI", "RecordService", "RecordKit"],
             // The release binary carries the Swift runtime and Foundation in itself: a start
             // without resolving their symbols in a dozen shared libraries (a third of the
             // time to a first answer, measured in docs/bench.md).

@@ -1,4 +1,5 @@
 import Foundation
+import RecordKit
 import RecordService
 import ShopCLI
 
@@ -6,11 +7,12 @@ import ShopCLI
 // RecordService, everything else in ShopCLI, so that both can be tested. A command line that is
 // not the service's goes to the REPL without touching the service. The service's new databases
 // get the REPL's shopping schema, which the executable hands it.
+StandardDescriptors.keepOpen()
 let arguments: [String]
 do {
     arguments = try ProcessArguments.utf8()
 } catch {
-    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    _ = DescriptorWrite.all("error: \(error)\n", to: STDERR_FILENO)
     exit(1)
 }
 do {
@@ -18,7 +20,7 @@ do {
         exit(status)
     }
 } catch {
-    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    _ = DescriptorWrite.all("error: \(error)\n", to: STDERR_FILENO)
     exit(1)
 }
 exit(await Shop.main(arguments: arguments, handlesSIGINT: true))

@@ -769,3 +769,27 @@ def test_an_ssl_cert_file_that_holds_no_certificate_is_named_before_any_request(
         # An http:// server asks for no certificate: the file is not read.
         plain = remote(fresh_server, "-e", "lists", env={"SSL_CERT_FILE": str(path)})
         assert plain.returncode == 0, plain.stderr
+
+
+def test_output_that_cannot_be_written_fails_with_an_error_and_a_closed_pipe_ends_quietly(fresh_server):
+    # A full disk: exit 1 naming why, never a crash (Foundation's FileHandle stopped the process).
+    with open("/dev/full", "w") as full:
+        environment = {k: v for k, v in os.environ.items() if not k.startswith("SHOP_")}
+        run = subprocess.run(
+            [SHOP, "--server", fresh_server.url, "--token", fresh_server.token, "-e", "list add Full", "-e", "lists"],
+            stdout=full, stderr=subprocess.PIPE, text=True, timeout=60, env=environment)
+    assert run.returncode == 1, run.stderr
+    assert run.stderr == "error: limitExceeded: cannot write to standard output: No space left on device; what shop printed from then on is lost\n"
+    # A reader that leaves (`| head -1`) ends shop as SIGPIPE ends any program, quietly, though
+    # the client's NIO ignores SIGPIPE.
+    assert remote(fresh_server, "-e", "list add Piped").returncode == 0
+    script = "".join(f"item add Piped 'item {n:04}'\n" for n in range(2_000))
+    assert remote(fresh_server, input=script).returncode == 0
+    reader = subprocess.Popen(
+        [SHOP, "--server", fresh_server.url, "--token", fresh_server.token, "-e", "export Items", "-e", "export Items"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    reader.stdout.readline()
+    reader.stdout.close()
+    errors = reader.stderr.read().decode()
+    assert reader.wait(timeout=60) == -13, errors
+    assert errors == ""

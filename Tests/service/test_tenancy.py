@@ -392,3 +392,22 @@ def test_login_brute_force_is_bounded_by_the_rate_limit():
             server.stop()
         log = (pathlib.Path(folder) / "serve.log").read_text()
         assert "carol-password-1" not in log and "guess-" not in log
+
+
+def test_a_token_that_cannot_be_printed_is_not_kept():
+    with tempfile.TemporaryDirectory(prefix="shop-token-") as folder:
+        # Standard output on a full disk, or closed: the token nobody saw is revoked, exit 1.
+        with open("/dev/full", "w") as full:
+            run = subprocess.run([SHOP, "token", "create", "--admin", "--label", "lost", "--data", folder],
+                                 stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+        assert run.returncode == 1
+        assert run.stderr == ("error: limitExceeded: cannot write to standard output: No space left on device; "
+                              "the token could not be shown, so it was not kept\n")
+        closed = subprocess.run(["/bin/sh", "-c", 'exec "$0" token create --api --label closed --data "$1" >&-', SHOP, folder],
+                                capture_output=True, text=True, timeout=60)
+        assert closed.returncode == 1
+        assert "cannot write to standard output: Bad file descriptor" in closed.stderr
+        listed = shop("token", "list", data=folder).stdout
+        assert "lost" not in listed and "closed" not in listed
+        assert create_token(folder, "--admin", label="shown")
+        assert "shown" in shop("token", "list", data=folder).stdout

@@ -33,7 +33,7 @@ struct KeyCommand: ParsableCommand {
                 throw ValidationError("cannot read \(publicKey): \(error.localizedDescription)")
             }
             try ServerKeyStore(folder: try data.folder()).add(keyID: keyID, pem: pem)
-            print("key '\(keyID)' added")
+            try StandardStreams.print("key '\(keyID)' added")
         }
     }
 
@@ -43,7 +43,7 @@ struct KeyCommand: ParsableCommand {
         @OptionGroup var data: DataOption
 
         func run() throws {
-            for keyID in try ServerKeyStore(folder: try data.existingFolder()).keyIDs() { print(keyID) }
+            for keyID in try ServerKeyStore(folder: try data.existingFolder()).keyIDs() { try StandardStreams.print(keyID) }
         }
     }
 
@@ -58,7 +58,7 @@ struct KeyCommand: ParsableCommand {
 
         func run() throws {
             try ServerKeyStore(folder: try data.existingFolder()).remove(keyID: keyID)
-            print("key '\(keyID)' removed")
+            try StandardStreams.print("key '\(keyID)' removed")
         }
     }
 }

@@ -20,7 +20,7 @@ enum PasswordInput {
 
     /// One line from the terminal with echo turned off, restored afterwards.
     private static func readWithoutEcho(prompt: String) -> String? {
-        FileHandle.standardError.write(Data(prompt.utf8))
+        StandardStreams.printError(prompt)
         var saved = termios()
         let hasTerminal = tcgetattr(STDIN_FILENO, &saved) == 0
         if hasTerminal {
@@ -30,7 +30,7 @@ enum PasswordInput {
         }
         defer {
             if hasTerminal { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
-            FileHandle.standardError.write(Data("\n".utf8))
+            StandardStreams.printError("\n")
         }
         return readLine(strippingNewline: true)
     }

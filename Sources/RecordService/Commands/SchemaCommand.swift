@@ -35,13 +35,13 @@ struct SchemaCommand: AsyncParsableCommand {
             let production = try folder.openPublicDatabase(.production)
             let outcome = try await SchemaDeployment.deploy(from: development, to: production, deferringRules: deferRules)
             if outcome.applied.isEmpty && outcome.deferred.isEmpty {
-                print("production already has development's schema")
+                try StandardStreams.print("production already has development's schema")
             }
             for change in outcome.applied {
-                print(change.description)
+                try StandardStreams.print(change.description)
             }
             for (change, reason) in outcome.deferred {
-                print("deferred: \(change.description): \(reason)")
+                try StandardStreams.print("deferred: \(change.description): \(reason)")
             }
         }
     }

@@ -37,15 +37,20 @@ public enum ServiceCommandLine {
             }
             return 0
         } catch let error as RecordError {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            StandardStreams.printError("error: \(error)\n")
             return 1
         } catch {
             let code = ServiceCommands.exitCode(for: error)
             let message = ServiceCommands.fullMessage(for: error)
             if code == .success {
-                print(message)
+                do {
+                    try StandardStreams.print(message)
+                } catch {
+                    StandardStreams.printError("error: \(error)\n")
+                    return 1
+                }
             } else if !message.isEmpty {
-                FileHandle.standardError.write(Data((message + "\n").utf8))
+                StandardStreams.printError(message + "\n")
             }
             return code.rawValue
         }

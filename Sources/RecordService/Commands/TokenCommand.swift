@@ -45,8 +45,14 @@ struct TokenCommand: ParsableCommand {
             }
             let store = try TokenStore(folder: folder)
             let (token, info) = try store.create(for: principal, label: label)
-            print(token.text)
-            FileHandle.standardError.write(Data("token '\(info.label)' for \(principal) created; it is not shown again\n".utf8))
+            do {
+                try StandardStreams.print(token.text)
+            } catch {
+                // A token nobody saw cannot be used: it is not kept.
+                try? store.revoke(label: info.label)
+                throw RecordError(error.code, "\(error.message); the token could not be shown, so it was not kept")
+            }
+            StandardStreams.printError("token '\(info.label)' for \(principal) created; it is not shown again\n")
         }
     }
 
@@ -58,9 +64,9 @@ struct TokenCommand: ParsableCommand {
         func run() throws {
             let tokens = try TokenStore(folder: try data.existingFolder()).list()
             let width = max(5, tokens.map(\.label.count).max() ?? 0)
-            print("label".padding(toLength: width, withPad: " ", startingAt: 0) + "  for")
+            try StandardStreams.print("label".padding(toLength: width, withPad: " ", startingAt: 0) + "  for")
             for token in tokens {
-                print(token.label.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(token.principal)")
+                try StandardStreams.print(token.label.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(token.principal)")
             }
         }
     }
@@ -76,7 +82,7 @@ struct TokenCommand: ParsableCommand {
 
         func run() throws {
             try TokenStore(folder: try data.existingFolder()).revoke(label: label)
-            print("token '\(label)' revoked")
+            try StandardStreams.print("token '\(label)' revoked")
         }
     }
 }

@@ -44,7 +44,7 @@ struct UserCommand: ParsableCommand {
                 throw RecordError(.invalidArguments, mismatch ? "the two passwords differ; nothing was added" : "no password was given; nothing was added")
             }
             try store.add(name, password: password, discoverable: discoverable)
-            print("user '\(name)' added")
+            try StandardStreams.print("user '\(name)' added")
         }
     }
 }

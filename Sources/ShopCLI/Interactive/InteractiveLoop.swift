@@ -50,7 +50,7 @@ struct InteractiveLoop {
                         editor.remember(entry.joined(separator: "\n"))
                         entry = []
                     }
-                    guard goesOn || !runner.quitRequested else { return 0 }
+                    guard goesOn || !runner.quitRequested && !runner.lostOutput else { return 0 }
                 }
             }
         }

@@ -8,7 +8,8 @@ import RecordQL
 public enum Shop {
     /// Runs `shop` with `arguments` (without the program name) and returns the exit status:
     /// 0 on success, 1 when a command failed, 130 when Ctrl-C stopped a script (`-e`, `-f` or
-    /// standard input). Everything `console` held back is written before it returns.
+    /// standard input). Everything `console` held back is written before it returns; standard
+    /// output that could not be written makes a run that succeeded fail (``LostOutput``).
     ///
     /// With `handlesSIGINT`, SIGINT cancels the command running instead of ending the process
     /// (``Interruption``); the `shop` executable sets it, tests running many `main`s in one
@@ -19,7 +20,18 @@ public enum Shop {
         console: Console = .standard,
         handlesSIGINT: Bool = false
     ) async -> Int32 {
-        defer { console.flush() }
+        let status = await runCommandLine(arguments, environment: environment, console: console, handlesSIGINT: handlesSIGINT)
+        console.flush()
+        // Output lost to the end (held back, then not written at the last flush) fails the run too.
+        guard let lost = console.lostOutput, lost.errorNumber != nil else { return status }
+        if let error = lost.claimReport() {
+            let errorStyle = TextStyle.forStream(isTerminal: console.errorsAreTerminal, environment: environment)
+            console.writeError("\(errorStyle.errorLabel("error:")) \(error.shownDescription)\n")
+        }
+        return status == 0 ? 1 : status
+    }
+
+    private static func runCommandLine(_ arguments: [String], environment: [String: String], console: Console, handlesSIGINT: Bool) async -> Int32 {
         let errorStyle = TextStyle.forStream(isTerminal: console.errorsAreTerminal, environment: environment)
         let options: ShopOptions
         do {
@@ -140,7 +152,10 @@ public enum Shop {
             guard let database = session.backend.localDatabase else { throw singleTransactionThroughServer }
             return try await database.inOneTransaction {
                 let status = await run(steps, in: session)
-                if status != 0 { throw RolledBack(status: status) }
+                // What the commands printed must be out before they are committed: output that
+                // cannot be written fails the script.
+                session.console.flush()
+                if status != 0 || session.console.lostOutput?.errorNumber != nil { throw RolledBack(status: max(status, 1)) }
                 return status
             }
         } catch let rolledBack as RolledBack {

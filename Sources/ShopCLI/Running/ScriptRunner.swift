@@ -23,6 +23,8 @@ struct ScriptRunner {
     private(set) var quitRequested = false
     /// Ctrl-C stopped the run.
     private(set) var wasInterrupted = false
+    /// Standard output could not be written, which stopped the run (``LostOutput``).
+    private(set) var lostOutput = false
     /// The line of the last entry that finished (succeeded or failed), for the interruption message.
     private var lastFinishedLine: Int?
 
@@ -46,7 +48,7 @@ struct ScriptRunner {
         for (index, line) in lines.enumerated() {
             guard await runner.feed(line, number: index + 1) else { break }
         }
-        if !runner.quitRequested, !runner.wasInterrupted, runner.keepsGoing || runner.failures == 0 {
+        if !runner.quitRequested, !runner.wasInterrupted, !runner.lostOutput, runner.keepsGoing || runner.failures == 0 {
             runner.finish()
         }
         return Result(failures: runner.failures, quit: runner.quitRequested, interrupted: runner.wasInterrupted)
@@ -58,6 +60,7 @@ struct ScriptRunner {
     /// Takes line `number` and runs what it completes. Returns false when the run must stop.
     mutating func feed(_ line: String, number: Int) async -> Bool {
         if session.interruption.isRequested { return stopInterrupted() }
+        if let lost = session.console.lostOutput, lost.errorNumber != nil { return stopForLostOutput(lost) }
         let entry: ScriptEntry
         do {
             guard let complete = try assembler.feed(line, number: number) else { return true }
@@ -107,6 +110,15 @@ struct ScriptRunner {
             case (nil, _): "cancelled (Ctrl-C)\n"
             }
         session.console.writeError(message)
+        return false
+    }
+
+    /// Stops the run because standard output could not be written, reporting it once (an outer
+    /// `source` or script stops without saying it again), after the last entry that finished.
+    private mutating func stopForLostOutput(_ lost: LostOutput) -> Bool {
+        lostOutput = true
+        assembler.abandon()
+        if let error = lost.claimReport() { report(error, line: lastFinishedLine ?? 0) } else { failures += 1 }
         return false
     }
 

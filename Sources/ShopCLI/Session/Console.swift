@@ -1,4 +1,5 @@
 import Foundation
+import RecordKit
 import Synchronization
 
 /// Where a session writes: results to standard output, errors to standard error.
@@ -17,6 +18,8 @@ public struct Console: Sendable {
     public var outputIsTerminal = false
     /// Whether errors go to a terminal (then `error:` may be coloured).
     public var errorsAreTerminal = false
+    /// Set when standard output could not be written (``standard`` only).
+    var lostOutput: LostOutput?
 
     public init(
         write: @escaping @Sendable (String) -> Void,
@@ -30,16 +33,23 @@ public struct Console: Sendable {
 
     /// The process's standard output and standard error. Results go through an
     /// ``OutputBuffer`` when standard output is a file or a pipe; at a terminal each is written
-    /// at once, for the person watching.
+    /// at once, for the person watching. Output that cannot be written is recorded in
+    /// ``lostOutput`` and not tried again; error text that cannot be written has nowhere to go.
     public static let standard: Console = {
-        let output: @Sendable (Data) -> Void = { FileHandle.standardOutput.write($0) }
-        let errors: @Sendable (Data) -> Void = { FileHandle.standardError.write($0) }
+        let lost = LostOutput()
+        if StandardDescriptors.wasClosed(STDOUT_FILENO) { lost.record(EBADF) }
+        let output: @Sendable (Data) -> Void = { data in
+            guard lost.errorNumber == nil else { return }
+            if let failure = data.withUnsafeBytes({ DescriptorWrite.all($0, to: STDOUT_FILENO) }) { lost.record(failure) }
+        }
+        let errors: @Sendable (Data) -> Void = { data in _ = data.withUnsafeBytes { DescriptorWrite.all($0, to: STDERR_FILENO) } }
         var console =
             isatty(STDOUT_FILENO) == 1
             ? Console(write: { output(Data($0.utf8)) }, writeError: { errors(Data($0.utf8)) })
             : buffered(output: output, errors: errors)
         console.outputIsTerminal = isatty(STDOUT_FILENO) == 1
         console.errorsAreTerminal = isatty(STDERR_FILENO) == 1
+        console.lostOutput = lost
         return console
     }()
 

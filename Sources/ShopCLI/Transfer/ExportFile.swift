@@ -75,21 +75,7 @@ final class ExportFile {
 
     /// Appends `text`.
     func write(_ text: String) throws(RecordError) {
-        var failure: Int32 = 0
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += written
-            }
-        }
-        guard failure == 0 else { throw failed(failure) }
+        if let failure = DescriptorWrite.all(text, to: descriptor) { throw failed(failure) }
     }
 
     /// Puts the written text in place: the new file renamed over the old (after it reached the
@@ -125,9 +111,7 @@ final class ExportFile {
     }
 
     private func failed(_ code: Int32) -> RecordError {
-        let unchanged = staging == nil ? "" : "; \(path) is as it was"
-        let reason = String(cString: strerror(code))
-        return RecordError(code == ENOSPC || code == EDQUOT ? .limitExceeded : .internalError, "cannot write \(path): \(reason)\(unchanged)")
+        DescriptorWrite.error(writing: path, errorNumber: code, staging == nil ? "" : "; \(path) is as it was")
     }
 
     /// `path` with every link followed, or `nil` when nothing is there (or a link leads nowhere).
