@@ -18,6 +18,8 @@ public enum DescriptorWrite {
                 if errno == EINTR { continue }
                 return errno
             }
+            // Nothing taken when something was given: a device that will take no more.
+            if written == 0 { return EIO }
             offset += written
         }
         return nil

@@ -34,17 +34,10 @@ public struct LogfmtLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var line = Self.line(
+        let line = Self.line(
             time: Date(), level: event.level, logger: label, message: event.message.description, metadata: effectiveMetadata(event.metadata))
-        line.withUTF8 { bytes in
-            var remaining = UnsafeRawBufferPointer(bytes)
-            while !remaining.isEmpty {
-                let written = Foundation.write(descriptor, remaining.baseAddress, remaining.count)
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { return }
-                remaining = UnsafeRawBufferPointer(rebasing: remaining[written...])
-            }
-        }
+        // A log that cannot be written (a full disk) loses the line; the service goes on.
+        _ = DescriptorWrite.all(line, to: descriptor)
     }
 
     /// The handler's metadata, the provider's, then the event's: a later one wins a shared key.
