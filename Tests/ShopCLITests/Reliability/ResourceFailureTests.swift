@@ -33,6 +33,12 @@ struct ResourceFailureTests {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
             return path
         },
+        Scenario(testDescription: "a named pipe in place of the file", code: .invalidArguments, says: ["it is a named pipe (FIFO), not a database file"]) {
+            folder in
+            let path = folder.appendingPathComponent("shop.sqlite").path
+            guard mkfifo(path, 0o600) == 0 else { throw CocoaError(.fileWriteUnknown) }
+            return path
+        },
         Scenario(testDescription: "a file of random bytes", code: .invalidArguments, says: ["is not a shop database", "pass another --db path"]) { folder in
             var random = SplitMix64(state: 7)
             return try file(in: folder, Data((0..<8192).map { _ in UInt8.random(in: 0...255, using: &random) }))
@@ -123,6 +129,18 @@ struct ResourceFailureTests {
         }
         #expect(run.output.isEmpty)
         #expect(FolderState(sandbox.folder) == before)
+    }
+
+    /// A device is refused before SQLite opens it: opened, it failed as a disk I/O error and
+    /// left a `-journal` file beside it, in `/dev`.
+    @Test(arguments: ["/dev/null", "/dev/full"])
+    func aDeviceIsRefusedBeforeAnyFileIsMadeBesideIt(_ path: String) async throws {
+        let run = await shop(["--db", path, "-e", "list add Hardware"])
+        #expect(run.status == 1)
+        #expect(run.errors == "error: invalidArguments: cannot open \(path): it is a device, not a database file; pass another --db path\n")
+        #expect(!FileManager.default.fileExists(atPath: path + "-journal"))
+        let readOnly = await shop(["--db", path, "--read-only", "-e", "lists"])
+        #expect(readOnly.errors == run.errors)
     }
 
     // MARK: A full disk

@@ -19,6 +19,7 @@ extension RecordDatabase {
         guard FileManager.default.fileExists(atPath: path) else {
             throw RecordError(.invalidArguments, "there is no database at \(path) to open read-only; check the path")
         }
+        try ExistingFileCheck.refuseSpecialFile(path)
         var configuration = base
         configuration.readonly = true
         let hasLog = FileManager.default.fileExists(atPath: path + "-wal")
