@@ -44,6 +44,21 @@ import Testing
         #expect(folder.errors.contains("cannot read \(sandbox.folder.path): it is a folder; name a file in it"), "\(folder.errors)")
     }
 
+    /// A file is read up to ``SourceFile/maximumBytes``: one with no end (`/dev/zero`) is refused
+    /// at the limit, for `-f`, `source`, `import` and `schema import`, instead of filling memory.
+    @Test func aFileIsReadUpToTheLimitAndOneWithNoEndIsRefused() async throws {
+        let sandbox = Sandbox()
+        let file = try sandbox.file("eleven.shop", "list add A\n")
+        #expect(try SourceFile.contents(file, maximumBytes: 11).count == 11)
+        #expect(throws: RecordError.self) { try SourceFile.contents(file, maximumBytes: 10) }
+        let refusal = "cannot read /dev/zero: it is larger than 256 MiB (or has no end, as /dev/zero); split it into files of at most 256 MiB"
+        for arguments in [["-f", "/dev/zero"], ["-e", "source /dev/zero"], ["-e", "import Items /dev/zero"], ["-e", "schema import /dev/zero"]] {
+            let run = await shop(["--db", sandbox.database] + arguments)
+            #expect(run.status == 1)
+            #expect(run.errors.hasSuffix("error: limitExceeded: \(refusal)\n"), "\(arguments): \(run.errors)")
+        }
+    }
+
     @Test func anIntegerPastINT64SaysItIsOutOfRange() async throws {
         let sandbox = Sandbox()
         let run = await shop([

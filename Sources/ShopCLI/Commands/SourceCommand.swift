@@ -31,6 +31,12 @@ struct SourceCommand: ShopCommand {
 
 /// Reading files named in commands.
 enum SourceFile {
+    /// The most bytes read of one file (a script, a schema, an import): past it the file is
+    /// refused, so that a file with no end (`/dev/zero`) fails at once instead of filling memory.
+    /// An import is one batch of at most 200,000 records (``Limits/maximumBatchOperations``),
+    /// which in CSV or JSON Lines is well below it.
+    static let maximumBytes = 256 << 20
+
     /// The text of `path`, or `invalidArguments` saying why it cannot be read.
     static func read(_ path: String) throws(RecordError) -> String {
         let data = try contents(path)
@@ -41,8 +47,8 @@ enum SourceFile {
     }
 
     /// The bytes of `path`, read to its end (a pipe such as `/dev/stdin` too), or
-    /// `invalidArguments` saying why it cannot be read.
-    static func contents(_ path: String) throws(RecordError) -> Data {
+    /// `invalidArguments` saying why it cannot be read (`limitExceeded` past ``maximumBytes``).
+    static func contents(_ path: String, maximumBytes: Int = maximumBytes) throws(RecordError) -> Data {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw RecordError(.invalidArguments, "cannot read \(path): it does not exist")
@@ -54,12 +60,24 @@ enum SourceFile {
             throw RecordError(.invalidArguments, "cannot read \(path): it cannot be read (check its permissions)")
         }
         defer { try? handle.close() }
+        var contents = Data()
         do {
-            // `nil` at once is an empty file: no bytes, not a failure.
-            return try handle.readToEnd() ?? Data()
+            // A piece of no bytes is the end (`nil` at once: an empty file, not a failure).
+            while let piece = try handle.read(upToCount: 1 << 20), !piece.isEmpty {
+                guard contents.count + piece.count <= maximumBytes else {
+                    throw RecordError(
+                        .limitExceeded,
+                        "cannot read \(path): it is larger than \(maximumBytes >> 20) MiB (or has no end, as /dev/zero); split it into files of at most \(maximumBytes >> 20) MiB"
+                    )
+                }
+                contents.append(piece)
+            }
+        } catch let error as RecordError {
+            throw error
         } catch {
             throw RecordError(.invalidArguments, "cannot read \(path): \(error.localizedDescription)")
         }
+        return contents
     }
 }
 

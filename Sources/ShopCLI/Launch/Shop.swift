@@ -119,8 +119,8 @@ public enum Shop {
         }
         let lines = StandardInput.lines(beforeWaiting: session.console.flush)
         let result = await ScriptRunner.run(lines: lines, name: "<stdin>", in: session)
-        if let refusal = lines.encodingError, let line = lines.invalidLine {
-            session.reportError(RecordError.shownDescription(of: refusal), prefix: "<stdin>:\(line): ")
+        if let (line, refusal) = lines.refusal {
+            session.reportError(refusal.shownDescription, prefix: "<stdin>:\(line): ")
             return result.interrupted ? interruptedStatus : 1
         }
         return exitStatus(of: result)
