@@ -20,7 +20,7 @@ import Testing
             Issue.record("the shop executable is not built next to the tests; run swift build --build-tests first")
             return nil
         }
-        return try ShopBinary.run("/bin/sh", ["-c", "exec \"$0\" \"$@\" \(redirection)", binary] + arguments)
+        return try ShopBinary.run("/bin/sh", ["-c", "exec \"$0\" \"$@\" \(redirection)", binary] + arguments, timeout: 30)
     }
 
     @Test func outputToAFullDiskFailsWithAnErrorInsteadOfACrash() throws {
@@ -31,6 +31,13 @@ import Testing
         let help = try #require(try Self.shop(["--help"], "> /dev/full"))
         #expect(help.status == 1)
         #expect(help.errors == Self.fullDisk)
+    }
+
+    @Test func aWatchWhoseOutputCannotBeWrittenEnds() throws {
+        let sandbox = Sandbox()
+        let run = try #require(try Self.shop(["--db", sandbox.database, "-e", "watch { Lists { name } }"], "> /dev/full"))
+        #expect(run.status == 1)
+        #expect(run.errors == Self.fullDisk)
     }
 
     @Test func aClosedStandardOutputFailsBeforeAnyCommandAndNoFileTakesItsNumber() throws {

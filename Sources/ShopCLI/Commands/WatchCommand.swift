@@ -66,6 +66,8 @@ struct WatchCommand: ShopCommand {
             }
             isFirst = false
             session.console.flush()
+            // Output that cannot be written ends the watch; the runner says why (``LostOutput``).
+            if session.console.lostOutput?.errorNumber != nil { break }
             if let failure = GraphQLOutput.failure(of: response) { throw failure }
         }
     }
