@@ -451,6 +451,19 @@ def test_import_export_and_explain_through_a_server_print_and_store_what_a_file_
     assert exported[0]["place"] == THINGS[0]["place"] and exported[0]["places"] == THINGS[0]["places"]
 
 
+def test_an_import_past_the_servers_body_limit_says_how_to_send_it(fresh_server, tmp_path):
+    # 9,000 rows of 1 KB: fewer than the 10,000 records a request may create, more than the
+    # 8 MiB a request body may hold. The client says what to do, as for too many rows.
+    assert remote(fresh_server, "-e", "list add Large").returncode == 0
+    rows = "".join(f"item {n:04} {'z' * 1000}\n" for n in range(9_000))
+    (tmp_path / "large.csv").write_text("name\n" + rows)
+    run = remote(fresh_server, "-e", "import Items large.csv", cwd=tmp_path)
+    assert run.returncode == 1
+    assert run.stderr.startswith(f"error: limitExceeded: the server at {fresh_server.url} takes no request this large (the request body is ")
+    assert "split an import's file into smaller files, or import on the server's machine with --db" in run.stderr
+    assert server_state(fresh_server, "{ ItemsAggregate { count } }") == {"ItemsAggregate": {"count": 0}}
+
+
 @pytest.mark.parametrize("kind", ["drop_after", "drop_before"])
 def test_an_import_whose_connection_drops_is_retried_with_its_transaction_id_and_applied_once(fresh_server, tmp_path, kind):
     rows = 300

@@ -422,7 +422,7 @@ final class RemoteBackend: ShopBackend {
         else {
             throw ServerErrors.error(of: response, url: location)
         }
-        if [401, 403].contains(response.status) { throw ServerErrors.error(of: response, url: location) }
+        if [401, 403, 413].contains(response.status) { throw ServerErrors.error(of: response, url: location) }
         return GraphQLResponse(json: text, errors: ServerErrors.graphQLErrors(in: document), isReplay: response.isReplay)
     }
 
