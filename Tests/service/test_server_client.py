@@ -277,6 +277,15 @@ def test_an_unreachable_server_is_a_clear_error_naming_the_url():
     assert "cannot reach the server" in json.loads(as_json.stdout)["errors"][0]["message"]
 
 
+def test_a_url_with_a_path_says_that_shop_serve_answers_at_its_root(fresh_server):
+    run = remote(fresh_server, "-e", "lists", url=fresh_server.url + "/shop")
+    assert run.returncode == 1
+    assert run.stderr.startswith(f"error: invalidArguments: the server at {fresh_server.url}/shop has no {fresh_server.url}/shop/database/")
+    assert run.stderr.endswith("shop serve answers at its root: give the address it prints, e.g. http://127.0.0.1:8080, without a path\n")
+    # A slash after the address is no path.
+    assert remote(fresh_server, "-e", "lists", url=fresh_server.url + "/").returncode == 0
+
+
 def test_a_refused_credential_is_a_clear_error_that_does_not_echo_the_token(fresh_server):
     wrong = "0" * 64
     run = run_shop("--server", fresh_server.url, "--token", wrong, "-e", "lists")

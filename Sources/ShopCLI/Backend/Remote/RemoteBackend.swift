@@ -36,7 +36,15 @@ final class RemoteBackend: ShopBackend {
 
     /// Checks that the server answers and accepts the credential (reading its schema).
     func connect() async throws(RecordError) {
-        _ = try await freshSchema()
+        do {
+            _ = try await freshSchema()
+        } catch where error.code == .unknownItem && (URL(string: connection.settings.url)?.path ?? "").count > 1 {
+            // A URL with a path: shop serve answers at its root, so the first endpoint is not there.
+            throw RecordError(
+                .invalidArguments,
+                "the server at \(location) has no \(connection.settings.endpoint("schema")) (\(error.message)); shop serve answers at its root: give the address it prints, e.g. http://127.0.0.1:8080, without a path"
+            )
+        }
     }
 
     func close() async {
