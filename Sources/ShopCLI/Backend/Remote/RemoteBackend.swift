@@ -38,7 +38,7 @@ final class RemoteBackend: ShopBackend {
     func connect() async throws(RecordError) {
         do {
             _ = try await freshSchema()
-        } catch where error.code == .unknownItem && (URL(string: connection.settings.url)?.path ?? "").count > 1 {
+        } catch  where error.code == .unknownItem && (URL(string: connection.settings.url)?.path ?? "").count > 1 {
             // A URL with a path: shop serve answers at its root, so the first endpoint is not there.
             throw RecordError(
                 .invalidArguments,
