@@ -38,8 +38,9 @@ final class RemoteBackend: ShopBackend {
     func connect() async throws(RecordError) {
         do {
             _ = try await freshSchema()
-        } catch  where error.code == .unknownItem && (URL(string: connection.settings.url)?.path ?? "").count > 1 {
+        } catch {
             // A URL with a path: shop serve answers at its root, so the first endpoint is not there.
+            guard error.code == .unknownItem, (URL(string: connection.settings.url)?.path ?? "").count > 1 else { throw error }
             throw RecordError(
                 .invalidArguments,
                 "the server at \(location) has no \(connection.settings.endpoint("schema")) (\(error.message)); shop serve answers at its root: give the address it prints, e.g. http://127.0.0.1:8080, without a path"
