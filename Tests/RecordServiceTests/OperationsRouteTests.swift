@@ -11,7 +11,7 @@ struct OperationsRouteTests {
         try await fixture.test { client in
             let response = try await client.send(.get, "/health", token: nil)
             #expect(response.status == .ok)
-            #expect(response.text == #"{"status":"ok"}"#)
+            #expect(response.text == #"{"status":"ok","container":"iCloud.shop"}"#)
         }
     }
 

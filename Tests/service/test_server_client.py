@@ -16,7 +16,7 @@ import time
 import httpx
 import pytest
 
-from conftest import ROOT, SHOP, add_user, create_token, shop
+from conftest import ROOT, SHOP, add_user, create_token, own_server, shop
 from fault_proxy import FaultProxy, header
 from tls_proxy import TLSProxy
 
@@ -284,6 +284,16 @@ def test_a_url_with_a_path_says_that_shop_serve_answers_at_its_root(fresh_server
     assert run.stderr.endswith("shop serve answers at its root: give the address it prints, e.g. http://127.0.0.1:8080, without a path\n")
     # A slash after the address is no path.
     assert remote(fresh_server, "-e", "lists", url=fresh_server.url + "/").returncode == 0
+
+
+def test_a_server_serving_another_container_is_found_through_its_health():
+    # `shop serve --container NAME` answers only URLs naming NAME; /health says which it is.
+    with own_server("--container", "iCloud.com.example.shop") as server:
+        assert httpx.get(f"{server.url}/health", timeout=30).json() == {"status": "ok", "container": "iCloud.com.example.shop"}
+        run = remote(server, "-e", "list add Groceries", "-e", "item add Groceries Milk", "-e", "items Groceries")
+        assert run.returncode == 0, run.stderr
+        assert run.stdout == "added list Groceries\nadded Milk to Groceries\nitem  list\nMilk  Groceries\n"
+        assert server_state(server, LIST_ITEMS) == {"Lists": [{"name": "Groceries", "Items": [{"name": "Milk"}]}]}
 
 
 def test_a_refused_credential_is_a_clear_error_that_does_not_echo_the_token(fresh_server):

@@ -21,16 +21,18 @@ struct OperationsController {
             .get { _, context in try self.metrics(context) }
     }
 
-    /// 200 when the public databases open, 503 naming the one that does not.
+    /// 200 when the public databases open, 503 naming the one that does not; both with the
+    /// container served (every data URL names it: a client that was not told finds it here).
     private func health() async throws -> Response {
+        let container = ",\"container\":" + JSONText.string(state.configuration.container) + "}"
         for environment in ServiceEnvironment.allCases {
             do {
                 _ = try await state.databases.database(DatabaseAddress(environment: environment, scope: .public))
             } catch {
-                return Self.json(.serviceUnavailable, "{\"status\":\"unavailable\",\"reason\":" + JSONText.string(error.message) + "}")
+                return Self.json(.serviceUnavailable, "{\"status\":\"unavailable\",\"reason\":" + JSONText.string(error.message) + container)
             }
         }
-        return Self.json(.ok, "{\"status\":\"ok\"}")
+        return Self.json(.ok, "{\"status\":\"ok\"" + container)
     }
 
     private func metrics(_ context: ServiceRequestContext) throws -> Response {

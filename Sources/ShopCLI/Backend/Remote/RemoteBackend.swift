@@ -39,13 +39,27 @@ final class RemoteBackend: ShopBackend {
         do {
             _ = try await freshSchema()
         } catch {
+            guard error.code == .unknownItem else { throw error }
             // A URL with a path: shop serve answers at its root, so the first endpoint is not there.
-            guard error.code == .unknownItem, (URL(string: connection.settings.url)?.path ?? "").count > 1 else { throw error }
-            throw RecordError(
-                .invalidArguments,
-                "the server at \(location) has no \(connection.settings.endpoint("schema")) (\(error.message)); shop serve answers at its root: give the address it prints, e.g. http://127.0.0.1:8080, without a path"
-            )
+            if (URL(string: connection.settings.url)?.path ?? "").count > 1 {
+                throw RecordError(
+                    .invalidArguments,
+                    "the server at \(location) has no \(connection.settings.endpoint("schema")) (\(error.message)); shop serve answers at its root: give the address it prints, e.g. http://127.0.0.1:8080, without a path"
+                )
+            }
+            // A server started with another --container: its /health names it.
+            guard let container = await servedContainer(), container != connection.settings.container else { throw error }
+            connection.settings.container = container
+            _ = try await freshSchema()
         }
+    }
+
+    /// The container the server answers for, as its `/health` says; `nil` when it does not say.
+    private func servedContainer() async -> String? {
+        guard let response = try? await exchange(ServerRequest(method: .GET, url: connection.settings.url + "/health")),
+            case .string(let container)? = (try? await json(response))?["container"]
+        else { return nil }
+        return container
     }
 
     func close() async {

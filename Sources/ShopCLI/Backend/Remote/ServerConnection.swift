@@ -33,7 +33,8 @@ struct ServerResponse: Sendable {
 /// that the server applies it once and answers a retry with its stored result. Each retry is
 /// reported on standard error; Ctrl-C (``Interruption``) abandons the request.
 final class ServerConnection {
-    let settings: ServerSettings
+    /// Where requests go; the container may change once, when the server names its own.
+    var settings: ServerSettings
     let client: HTTPClient
     /// The executor of a script's commands: the client's event loop, where the answers arrive.
     let executor = EventLoopTaskExecutor(eventLoop: ServerConnection.eventLoopGroup.next())

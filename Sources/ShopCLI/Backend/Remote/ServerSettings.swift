@@ -20,8 +20,9 @@ struct ServerSettings: Equatable {
     /// authority signed.
     var trustedCertificates: [NIOSSLCertificate] = []
 
-    /// The container `shop serve` answers for unless told otherwise.
-    static let container = "iCloud.shop"
+    /// The CloudKit container named in every URL: `shop serve`'s own unless `--container` gave it
+    /// another, which the server's `/health` names (``RemoteBackend/connect()``).
+    var container = "iCloud.shop"
 
     /// Whether `url` is https://.
     static func isSecure(_ url: String) -> Bool {
@@ -36,7 +37,7 @@ struct ServerSettings: Equatable {
 
     /// The URL of the database's `endpoint` (`graphql`, `transactions/ID`, `schema`).
     func endpoint(_ path: String) -> String {
-        "\(url)/database/1/\(Self.container)/development/\(database)/\(path)"
+        "\(url)/database/1/\(container)/development/\(database)/\(path)"
     }
 
     /// The settings for `--server URL [--token T] [--database D]`: the URL from the option or
