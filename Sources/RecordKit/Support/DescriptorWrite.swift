@@ -45,6 +45,7 @@ public enum DescriptorWrite {
     public static func endIfTheReaderLeft(_ errorNumber: Int32) {
         guard errorNumber == EPIPE else { return }
         signal(SIGPIPE, SIG_DFL)
-        raise(SIGPIPE)
+        // To the process, not this thread: a thread of Swift's pool may block signals.
+        kill(getpid(), SIGPIPE)
     }
 }
