@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RecordKit
 
 /// `shop key add|list|remove`: the server-to-server keys of a data folder (CloudKit's), with
 /// which back-end jobs sign their requests instead of sending a token.
@@ -26,12 +27,8 @@ struct KeyCommand: ParsableCommand {
         @Argument(help: "The public key, PEM.") var publicKey: String
 
         func run() throws {
-            let pem: String
-            do {
-                pem = try String(contentsOfFile: publicKey, encoding: .utf8)
-            } catch {
-                throw ValidationError("cannot read \(publicKey): \(error.localizedDescription)")
-            }
+            // A public key in PEM is a few hundred bytes.
+            let pem = String(decoding: try FileContents.read(publicKey, maximumBytes: 64 << 10), as: UTF8.self)
             try ServerKeyStore(folder: try data.folder()).add(keyID: keyID, pem: pem)
             try StandardStreams.print("key '\(keyID)' added")
         }

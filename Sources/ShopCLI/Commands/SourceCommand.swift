@@ -49,35 +49,7 @@ enum SourceFile {
     /// The bytes of `path`, read to its end (a pipe such as `/dev/stdin` too), or
     /// `invalidArguments` saying why it cannot be read (`limitExceeded` past ``maximumBytes``).
     static func contents(_ path: String, maximumBytes: Int = maximumBytes) throws(RecordError) -> Data {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw RecordError(.invalidArguments, "cannot read \(path): it does not exist")
-        }
-        guard !isFolder.boolValue else {
-            throw RecordError(.invalidArguments, "cannot read \(path): it is a folder; name a file in it")
-        }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw RecordError(.invalidArguments, "cannot read \(path): it cannot be read (check its permissions)")
-        }
-        defer { try? handle.close() }
-        var contents = Data()
-        do {
-            // A piece of no bytes is the end (`nil` at once: an empty file, not a failure).
-            while let piece = try handle.read(upToCount: 1 << 20), !piece.isEmpty {
-                guard contents.count + piece.count <= maximumBytes else {
-                    throw RecordError(
-                        .limitExceeded,
-                        "cannot read \(path): it is larger than \(maximumBytes >> 20) MiB (or has no end, as /dev/zero); split it into files of at most \(maximumBytes >> 20) MiB"
-                    )
-                }
-                contents.append(piece)
-            }
-        } catch let error as RecordError {
-            throw error
-        } catch {
-            throw RecordError(.invalidArguments, "cannot read \(path): \(error.localizedDescription)")
-        }
-        return contents
+        try FileContents.read(path, maximumBytes: maximumBytes, remedy: "; split it into files of at most \(FileContents.size(maximumBytes))")
     }
 }
 

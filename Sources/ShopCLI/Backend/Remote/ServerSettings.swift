@@ -97,8 +97,9 @@ struct ServerSettings: Equatable {
     }
 
     private static func readTokenFile(environment: [String: String]) -> String? {
-        guard let path = tokenFile(environment: environment), let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
-        let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        // A token is 64 characters: a file far larger is not a token file (and is not read whole).
+        guard let path = tokenFile(environment: environment), let data = try? FileContents.read(path, maximumBytes: 64 << 10) else { return nil }
+        let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return token.isEmpty ? nil : token
     }
 
