@@ -11,7 +11,7 @@ import Testing
 /// first, for a descriptor closed from the start), and under `-1` nothing is applied.
 @Suite struct LostOutputTests {
     private static let fullDisk =
-        "error: limitExceeded: cannot write to standard output: No space left on device; what shop printed from then on is lost\n"
+        "error: limitExceeded: cannot write to standard output: No space left on device; what shop printed from then on is lost: send the output where it can be written (free space, or another file)\n"
 
     /// Runs the built `shop` with `arguments` through `sh`, standard output redirected by
     /// `redirection` (e.g. `> /dev/full`).
@@ -44,7 +44,10 @@ import Testing
         let sandbox = Sandbox()
         let run = try #require(try Self.shop(["--db", sandbox.database, "-e", "list add Groceries", "-e", "lists"], ">&-"))
         #expect(run.status == 1)
-        #expect(run.errors == "error: internalError: cannot write to standard output: Bad file descriptor; what shop printed from then on is lost\n")
+        #expect(
+            run.errors
+                == "error: internalError: cannot write to standard output: Bad file descriptor; what shop printed from then on is lost: send the output where it can be written (free space, or another file)\n"
+        )
         // Known before the first command: nothing runs, and nothing is written into a file that
         // took descriptor 1 (the database opens whole).
         #expect(try sandbox.contents().hasPrefix("\nDEFINE SCHEMA"))

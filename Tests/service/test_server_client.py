@@ -811,7 +811,7 @@ def test_output_that_cannot_be_written_fails_with_an_error_and_a_closed_pipe_end
             [SHOP, "--server", fresh_server.url, "--token", fresh_server.token, "-e", "list add Full", "-e", "lists"],
             stdout=full, stderr=subprocess.PIPE, text=True, timeout=60, env=environment)
     assert run.returncode == 1, run.stderr
-    assert run.stderr == "error: limitExceeded: cannot write to standard output: No space left on device; what shop printed from then on is lost\n"
+    assert run.stderr == "error: limitExceeded: cannot write to standard output: No space left on device; what shop printed from then on is lost: send the output where it can be written (free space, or another file)\n"
     # A reader that leaves (`| head -1`) ends shop as SIGPIPE ends any program, quietly, though
     # the client's NIO ignores SIGPIPE.
     assert remote(fresh_server, "-e", "list add Piped").returncode == 0

@@ -402,7 +402,7 @@ def test_a_token_that_cannot_be_printed_is_not_kept():
                                  stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
         assert run.returncode == 1
         assert run.stderr == ("error: limitExceeded: cannot write to standard output: No space left on device; "
-                              "the token could not be shown, so it was not kept\n")
+                              "the token could not be shown, so it was not kept; create one again with standard output on a terminal or a file\n")
         closed = subprocess.run(["/bin/sh", "-c", 'exec "$0" token create --api --label closed --data "$1" >&-', SHOP, folder],
                                 capture_output=True, text=True, timeout=60)
         assert closed.returncode == 1

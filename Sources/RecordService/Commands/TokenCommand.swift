@@ -48,9 +48,13 @@ struct TokenCommand: ParsableCommand {
             do {
                 try StandardStreams.print(token.text)
             } catch {
-                // A token nobody saw cannot be used: it is not kept.
-                try? store.revoke(label: info.label)
-                throw RecordError(error.code, "\(error.message); the token could not be shown, so it was not kept")
+                // A token nobody saw cannot be used: it is not kept, or the message says to revoke it.
+                let revoked = (try? store.revoke(label: info.label)) != nil
+                let outcome =
+                    revoked
+                    ? "the token could not be shown, so it was not kept; create one again with standard output on a terminal or a file"
+                    : "the token could not be shown, nor revoked: revoke it with: shop token revoke \(info.label)"
+                throw RecordError(error.code, "\(error.message); \(outcome)")
             }
             StandardStreams.printError("token '\(info.label)' for \(principal) created; it is not shown again\n")
         }

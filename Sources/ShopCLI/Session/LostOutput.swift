@@ -29,6 +29,8 @@ final class LostOutput: Sendable {
     /// that and after.
     func claimReport() -> RecordError? {
         guard let errorNumber, !reported.exchange(true, ordering: .sequentiallyConsistent) else { return nil }
-        return DescriptorWrite.error(writing: "to standard output", errorNumber: errorNumber, "; what shop printed from then on is lost")
+        return DescriptorWrite.error(
+            writing: "to standard output", errorNumber: errorNumber,
+            "; what shop printed from then on is lost: send the output where it can be written (free space, or another file)")
     }
 }
