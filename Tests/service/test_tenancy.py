@@ -411,3 +411,25 @@ def test_a_token_that_cannot_be_printed_is_not_kept():
         assert "lost" not in listed and "closed" not in listed
         assert create_token(folder, "--admin", label="shown")
         assert "shown" in shop("token", "list", data=folder).stdout
+
+
+def test_a_password_past_its_line_limit_is_refused_and_no_user_is_added():
+    with tempfile.TemporaryDirectory(prefix="shop-user-") as folder:
+        # Piped input with no line end (/dev/zero) was gathered until memory ran out.
+        endless = subprocess.run(["/bin/sh", "-c", 'exec "$0" user add ann --data "$1" < /dev/zero', SHOP, folder],
+                                 capture_output=True, text=True, timeout=60)
+        refusal = "error: limitExceeded: the password's line is longer than 4 KiB (or has no end); nothing was added\n"
+        assert (endless.returncode, endless.stderr) == (1, refusal)
+        too_long = shop("user", "add", "ann", data=folder, check=False, input="x" * 5000 + "\n")
+        assert (too_long.returncode, too_long.stderr) == (1, refusal)
+        # Past bcrypt's 72 bytes but within the line: the user store names its own limit.
+        past_bcrypt = shop("user", "add", "ann", data=folder, check=False, input="x" * 100 + "\n")
+        assert past_bcrypt.returncode == 1 and "at most 72 bytes" in past_bcrypt.stderr
+        # Nothing was added: the name is free, and a password ending in \r\n is read without the \r.
+        add_user(folder, "ann", "correct horse\r")
+        server = Server(folder)
+        try:
+            answer = httpx.post(f"{server.url}/auth/login", json={"user": "ann", "password": "correct horse"}, timeout=30)
+            assert answer.status_code == 200, answer.text
+        finally:
+            server.stop()

@@ -39,9 +39,15 @@ struct UserCommand: ParsableCommand {
             guard try !store.exists(name) else {
                 throw RecordError(.serverRecordChanged, "there is a user named '\(name)' already; choose another name")
             }
-            let (password, mismatch) = PasswordInput.read(prompt: "password for \(name): ")
-            guard let password else {
-                throw RecordError(.invalidArguments, mismatch ? "the two passwords differ; nothing was added" : "no password was given; nothing was added")
+            let password: String
+            switch PasswordInput.read(prompt: "password for \(name): ") {
+            case .password(let entered): password = entered
+            case .none: throw RecordError(.invalidArguments, "no password was given; nothing was added")
+            case .mismatch: throw RecordError(.invalidArguments, "the two passwords differ; nothing was added")
+            case .tooLong:
+                throw RecordError(
+                    .limitExceeded,
+                    "the password's line is longer than \(FileContents.size(PasswordInput.maximumLineBytes)) (or has no end); nothing was added")
             }
             try store.add(name, password: password, discoverable: discoverable)
             try StandardStreams.print("user '\(name)' added")

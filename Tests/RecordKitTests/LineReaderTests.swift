@@ -1,10 +1,9 @@
 import Foundation
+import RecordKit
 import Testing
 
-@testable import ShopCLI
-
-/// Standard input's lines: split at `\n` wherever reads end, the last line without one, and a
-/// line past the limit refused instead of gathered (`shop < /dev/zero` filled memory).
+/// Lines read from a descriptor: split at `\n` wherever reads end, the last line without one,
+/// and a line past the limit refused instead of gathered (`shop < /dev/zero` filled memory).
 @Suite struct LineReaderTests {
     /// The lines a reader of at most `maximumLength` bytes a line gives for `input`, written to a
     /// pipe by another thread in pieces of `piece` bytes.
@@ -44,16 +43,6 @@ import Testing
         #expect(fits == [.line(Array(repeating: UInt8(ascii: "a"), count: limit)), .line(Array("next".utf8)), .end])
         let tooLong = Self.lines(of: Array((String(repeating: "a", count: limit + 1) + "\nnext\n").utf8), piece: 4096, maximumLength: limit)
         #expect(tooLong == [.tooLong])
-    }
-
-    @Test func inputWithNoLineEndIsRefusedAtTheLimitByShop() throws {
-        let binary = try #require(ShopBinary.path, "the shop executable is not built next to the tests; run swift build --build-tests first")
-        let sandbox = Sandbox()
-        let run = try ShopBinary.run("/bin/sh", ["-c", "exec \"$0\" --db \"$1\" < /dev/zero", binary, sandbox.database])
-        #expect(run.status == 1)
-        #expect(
-            run.errors == "<stdin>:1: error: limitExceeded: line 1 of standard input is longer than 16 MiB (or has no end); nothing from that line on was run\n"
-        )
     }
 }
 

@@ -3,10 +3,10 @@ import Foundation
 /// Lines read from a file descriptor through a buffer of its own, each at most
 /// ``maximumLength`` bytes: a line longer than that (or input with no line end, as `/dev/zero`)
 /// is reported as such instead of being gathered until memory runs out, which C's `getline`
-/// would do.
-final class LineReader {
+/// would do. Standard input of a script and a password piped to a command are read this way.
+public final class LineReader {
     /// What ``next()`` read.
-    enum Line: Equatable {
+    public enum Line: Equatable, Sendable {
         /// A line's bytes, without its `\n`.
         case line([UInt8])
         /// A line longer than ``maximumLength``; nothing after it is read.
@@ -15,7 +15,8 @@ final class LineReader {
         case end
     }
 
-    let maximumLength: Int
+    /// The longest line returned, in bytes.
+    public let maximumLength: Int
     private let descriptor: Int32
     /// Bytes read and not yet returned start at `start`; the bytes before `scanned` hold no `\n`.
     private var buffer: [UInt8] = []
@@ -24,13 +25,15 @@ final class LineReader {
     private var reachedEnd = false
     private var refused = false
 
-    init(descriptor: Int32, maximumLength: Int) {
+    /// A reader of `descriptor`'s lines, each at most `maximumLength` bytes; it reads nothing
+    /// until ``next()`` is called.
+    public init(descriptor: Int32, maximumLength: Int) {
         self.descriptor = descriptor
         self.maximumLength = maximumLength
     }
 
     /// The next line, reading more input when the buffer holds no whole one.
-    func next() -> Line {
+    public func next() -> Line {
         while !refused {
             let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n"))
             scanned = newline ?? buffer.count
@@ -48,7 +51,7 @@ final class LineReader {
     }
 
     /// Whether ``next()`` returns without waiting for input: a whole line, or the end, is here.
-    var hasLineReady: Bool {
+    public var hasLineReady: Bool {
         reachedEnd || refused || buffer[scanned...].contains(UInt8(ascii: "\n"))
     }
 
