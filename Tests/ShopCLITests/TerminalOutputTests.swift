@@ -48,6 +48,19 @@ import Testing
         #expect(unpaged.text.contains("\nL30 "))
     }
 
+    /// A pager that reads its keys from the terminal, as less does, at a real pseudo-terminal
+    /// (Fixtures/terminal_pager.py, pexpect): it runs in the terminal's foreground process group
+    /// (Foundation's `Process` put it in a group of its own, where it was stopped and shop waited
+    /// for ever); a Ctrl-C it takes as its own key cancels nothing, one that ends it cancels the
+    /// command.
+    @Test func aPagerThatReadsTheTerminalGetsItsKeys() async throws {
+        let sandbox = try await database(lists: 30)
+        let driver = ShopBinary.file("Tests/ShopCLITests/Fixtures/terminal_pager.py")
+        let run = try ShopBinary.run("/usr/bin/env", ["python3", driver, try binary(), sandbox.database, sandbox.home], timeout: 120)
+        #expect(run.status == 0, "\(run.output)\n\(run.errors)")
+        #expect(run.output.hasSuffix("terminal pager: ok\n"))
+    }
+
     @Test func aPipeGetsNeitherColourNorPager() async throws {
         let sandbox = try await database(lists: 30)
         let run = try #require(

@@ -21,6 +21,8 @@ public final class Interruption: Sendable {
     private let reported = Atomic<Bool>(false)
     /// The signal source, kept alive while installed.
     private let source = Mutex<(any DispatchSourceSignal)?>(nil)
+    /// Where the signal source's handler runs, one signal at a time (``settle()``).
+    private let signals = DispatchQueue(label: "shop.interruption")
     /// What to cancel when an interruption is requested, by registration number
     /// (``cancelling(_:during:)``), and the next number.
     private let cancellations = Mutex<(next: Int, actions: [Int: @Sendable () -> Void])>((0, [:]))
@@ -32,7 +34,7 @@ public final class Interruption: Sendable {
     func installForSIGINT(database: RecordDatabase?) {
         signal(SIGINT, SIG_IGN)
         source.withLock { installed in
-            let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+            let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: signals)
             source.setEventHandler { [self] in
                 request()
                 database?.interrupt()
@@ -60,6 +62,13 @@ public final class Interruption: Sendable {
         defer { _ = cancellations.withLock { $0.actions.removeValue(forKey: number) } }
         if isRequested { cancel() }
         return try await body()
+    }
+
+    /// Waits until a SIGINT already taken from the kernel has been handled: the signal source
+    /// hands it to its queue a moment after it arrives, so a caller that must know whether one
+    /// came during some work (the pager, ``ShopSession/display(_:)``) asks after this.
+    func settle() {
+        signals.sync {}
     }
 
     /// Whether an interruption was requested since the last ``reset()``.

@@ -65,7 +65,18 @@ public final class ShopSession {
     func display(_ text: String) {
         if let pager, Pager.isLong(text) {
             console.flush()
-            if pager.show(text.hasSuffix("\n") ? text : text + "\n") { return }
+            let interruptedBefore = interruption.isRequested
+            let outcome = pager.show(text.hasSuffix("\n") ? text : text + "\n")
+            interruption.settle()
+            switch outcome {
+            case .notStarted: break
+            case .interrupted: return
+            case .ended:
+                // A Ctrl-C typed while the pager ran was the pager's (less stops a search with
+                // it), as in git and psql: the command and a script running it go on.
+                if !interruptedBefore { interruption.reset() }
+                return
+            }
         }
         var start = text.utf8.startIndex
         var lines = 0
