@@ -98,6 +98,23 @@ import Testing
         #expect(run.output.contains("imported 1 Lists records") && run.output.contains("Groceries"), "\(run.output)")
     }
 
+    /// Blank lines are no rows, as in JSON Lines: a spreadsheet's CSV often ends with one (it was
+    /// "the row has 1 cells; the header names 2"), and a line number still names the line.
+    @Test func blankLinesInACSVAreNoRows() async throws {
+        let sandbox = Sandbox()
+        let file = sandbox.folder.appendingPathComponent("blank.csv").path
+        try "\r\nrecordName,name\r\nL1,Groceries\r\n\r\nL2,Hardware\r\n\r\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let run = await shop(["--db", sandbox.database, "-e", "import Lists \(file)", "-e", "lists"])
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.contains("imported 2 Lists records"), "\(run.output)")
+        var reader = CSV.Reader(Array("a,b\n\n\nc,\"\"\n".utf8))
+        #expect(try reader.next()?.cells == ["a", "b"])
+        let afterBlankLines = try reader.next()
+        #expect(afterBlankLines?.cells == ["c", ""])
+        #expect(afterBlankLines?.line == 4)
+        #expect(try reader.next() == nil)
+    }
+
     /// A file saved as Latin-1 or Windows-1252 (Excel's plain "CSV") is refused at its first line
     /// that is not UTF-8, and nothing is imported; its bytes are never repaired into U+FFFD.
     @Test(arguments: [("latin1.csv", "name\nCorner\nCaf"), ("latin1.jsonl", "{\"name\":\"Corner\"}\n{\"name\":\"Caf")])

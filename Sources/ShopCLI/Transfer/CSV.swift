@@ -35,16 +35,22 @@ enum CSV {
         /// How far through the text the reader is, from 0 to 1.
         var fraction: Double { bytes.isEmpty ? 1 : Double(position) / Double(bytes.count) }
 
-        /// The next row, `nil` at the end; throws on a quote out of place or an unclosed one.
+        /// The next row, `nil` at the end; throws on a quote out of place or an unclosed one. A
+        /// blank line is no row (a file often ends with one), as in JSON Lines and as Python's
+        /// `csv.DictReader` and spreadsheets read it (an export never writes one: each row
+        /// starts with its recordName).
         mutating func next() throws(TransferError) -> Row? {
-            guard position < bytes.count else { return nil }
-            let start = line
-            var cells: [String?] = []
-            while true {
-                let (cell, ended) = try readCell(rowStart: start)
-                cells.append(cell)
-                if ended { return Row(line: start, cells: cells) }
+            while position < bytes.count {
+                let start = line
+                var cells: [String?] = []
+                while true {
+                    let (cell, ended) = try readCell(rowStart: start)
+                    cells.append(cell)
+                    if ended { break }
+                }
+                if cells != [nil] { return Row(line: start, cells: cells) }
             }
+            return nil
         }
 
         /// One cell and whether it ended its row.
