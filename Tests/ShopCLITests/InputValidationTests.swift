@@ -74,6 +74,20 @@ import Testing
         #expect(words.errors.contains("'two' is not a whole number"), "\(words.errors)")
     }
 
+    /// A field given twice is a slip (the last one won, silently); nothing is written.
+    @Test func aFieldGivenTwiceIsRefused() async throws {
+        let sandbox = Sandbox()
+        let setUp = await shop(["--db", sandbox.database, "-e", "list add A", "-e", "item add A Milk", "-e", "schema add-field Items number INT64"])
+        try #require(setUp.status == 0, "\(setUp.errors)")
+        for command in ["item add A Bread number=5 number=6", "item set A Milk name=Oat name=Soy"] {
+            let run = await shop(["--db", sandbox.database, "-e", command])
+            #expect(run.status == 1)
+            #expect(run.errors.hasSuffix("= is given twice; give each field once\n"), "\(run.errors)")
+        }
+        let items = await shop(["--db", sandbox.database, "-e", "items A"])
+        #expect(items.output == "item  list  number\nMilk  A          1\n", "\(items.output)")
+    }
+
     /// A standalone copy of the sandbox's database (no `-wal` or `-shm` beside it), as a file
     /// handed over or on read-only media, made with SQLite's `VACUUM INTO`.
     static func standaloneCopy(of sandbox: Sandbox) throws -> String {

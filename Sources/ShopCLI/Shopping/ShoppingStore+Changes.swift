@@ -2,15 +2,20 @@ import RecordKit
 
 /// What `item add` and `item set` assignments change, typed by the schema.
 extension ShoppingStore {
-    /// What `assignments` change on an item. `name=` renames it and `list=NAME` moves it to the
+    /// What `assignments` change on an item, each field given once. `name=` renames it and `list=NAME` moves it to the
     /// list named NAME; a REFERENCE value, and each element of a LIST<REFERENCE> one, is resolved
     /// to an existing record; an empty value removes a field's value.
     func itemChanges(_ assignments: [FieldAssignment]) async throws(RecordError) -> ItemChanges {
         var changes = ItemChanges()
         guard !assignments.isEmpty else { return changes }
         let schema = try await backend.schema()
+        var assigned: Set<String> = []
         for assignment in assignments {
             let field = try assignment.definition(in: schema, recordType: Self.itemType)
+            guard assigned.insert(field.name).inserted else {
+                throw RecordError(
+                    .invalidArguments, "\(field.name)= is given twice; give each field once", recordType: Self.itemType, field: field.name)
+            }
             switch (field.name, assignment.text) {
             case ("name", ""), ("list", ""):
                 throw RecordError(.invalidArguments, "an item's \(field.name) cannot be removed", recordType: Self.itemType, field: field.name)
