@@ -134,6 +134,10 @@ enum CloudKitFilter {
                 let test: Predicate = any ? tests.reduce(Predicate.or([]), ||) : tests.reduce(Predicate.all, &&)
                 return comparator == .listContainsAny || comparator == .listContainsAll ? test : !test
             case .near:
+                guard type == .location else {
+                    throw CloudKitError(
+                        .badRequest, "\(path): NEAR applies to LOCATION fields; \(recordType.name).\(key) is \(type)", recordType: recordType.name)
+                }
                 guard case .location(let origin) = try CloudKitFieldValue.decode(fieldValue, as: .location, where: "\(path).fieldValue") else {
                     return .all
                 }

@@ -140,6 +140,10 @@ import Testing
             "distance"
         ),
         (
+            #"{"query": {"recordType": "People", "filterBy": [{"comparator": "NEAR", "fieldName": "name", "fieldValue": {"value": {"latitude": 1, "longitude": 1}}, "distance": 5}]}}"#,
+            "query.filterBy[0]: NEAR applies to LOCATION fields; People.name is STRING"
+        ),
+        (
             #"{"query": {"recordType": "People", "sortBy": [{"fieldName": "home"}]}}"#,
             "People.home is LOCATION, which has no order; sort by a STRING, INT64, DOUBLE, NUMBER, TIMESTAMP or REFERENCE field"
         ),
