@@ -418,7 +418,8 @@ def test_a_password_past_its_line_limit_is_refused_and_no_user_is_added():
         # Piped input with no line end (/dev/zero) was gathered until memory ran out.
         endless = subprocess.run(["/bin/sh", "-c", 'exec "$0" user add ann --data "$1" < /dev/zero', SHOP, folder],
                                  capture_output=True, text=True, timeout=60)
-        refusal = "error: limitExceeded: the password's line is longer than 4 KiB (or has no end); nothing was added\n"
+        refusal = ("error: limitExceeded: the password's line is longer than 4 KiB (or has no end); nothing was added; "
+                   "give the password on a line of its own, at most 72 bytes\n")
         assert (endless.returncode, endless.stderr) == (1, refusal)
         too_long = shop("user", "add", "ann", data=folder, check=False, input="x" * 5000 + "\n")
         assert (too_long.returncode, too_long.stderr) == (1, refusal)

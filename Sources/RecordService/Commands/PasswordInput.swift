@@ -14,7 +14,7 @@ enum PasswordInput {
     enum Entry: Equatable {
         case password(String)
         /// Standard input ended before a line.
-        case none
+        case ended
         /// The two entries at the terminal differ.
         case mismatch
         /// A line longer than ``maximumLineBytes`` (or input with no line end, as `/dev/zero`):
@@ -61,7 +61,7 @@ enum PasswordInput {
             if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
             return .password(String(decoding: bytes, as: UTF8.self))
         case .tooLong: return .tooLong
-        case .end: return .none
+        case .end: return .ended
         }
     }
 }

@@ -42,12 +42,13 @@ struct UserCommand: ParsableCommand {
             let password: String
             switch PasswordInput.read(prompt: "password for \(name): ") {
             case .password(let entered): password = entered
-            case .none: throw RecordError(.invalidArguments, "no password was given; nothing was added")
+            case .ended: throw RecordError(.invalidArguments, "no password was given; nothing was added")
             case .mismatch: throw RecordError(.invalidArguments, "the two passwords differ; nothing was added")
             case .tooLong:
                 throw RecordError(
                     .limitExceeded,
-                    "the password's line is longer than \(FileContents.size(PasswordInput.maximumLineBytes)) (or has no end); nothing was added")
+                    "the password's line is longer than \(FileContents.size(PasswordInput.maximumLineBytes)) (or has no end); nothing was added; "
+                        + "give the password on a line of its own, at most \(UserStore.maximumPasswordLength) bytes")
             }
             try store.add(name, password: password, discoverable: discoverable)
             try StandardStreams.print("user '\(name)' added")

@@ -2,9 +2,10 @@ import RecordKit
 
 /// What `item add` and `item set` assignments change, typed by the schema.
 extension ShoppingStore {
-    /// What `assignments` change on an item, each field given once. `name=` renames it and `list=NAME` moves it to the
-    /// list named NAME; a REFERENCE value, and each element of a LIST<REFERENCE> one, is resolved
-    /// to an existing record; an empty value removes a field's value.
+    /// What `assignments` change on an item, each field given once. `name=` renames it and
+    /// `list=NAME` moves it to the list named NAME; a REFERENCE value, and each element of a
+    /// LIST<REFERENCE> one, is resolved to an existing record; an empty value removes a field's
+    /// value.
     func itemChanges(_ assignments: [FieldAssignment]) async throws(RecordError) -> ItemChanges {
         var changes = ItemChanges()
         guard !assignments.isEmpty else { return changes }

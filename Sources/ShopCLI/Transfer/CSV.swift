@@ -41,16 +41,21 @@ enum CSV {
         /// starts with its recordName).
         mutating func next() throws(TransferError) -> Row? {
             while position < bytes.count {
-                let start = line
-                var cells: [String?] = []
-                while true {
-                    let (cell, ended) = try readCell(rowStart: start)
-                    cells.append(cell)
-                    if ended { break }
-                }
-                if cells != [nil] { return Row(line: start, cells: cells) }
+                let row = try readRow()
+                if row.cells != [nil] { return row }
             }
             return nil
+        }
+
+        /// The row starting at the reader's position, a blank line as one absent cell.
+        private mutating func readRow() throws(TransferError) -> Row {
+            let start = line
+            var cells: [String?] = []
+            while true {
+                let (cell, ended) = try readCell(rowStart: start)
+                cells.append(cell)
+                if ended { return Row(line: start, cells: cells) }
+            }
         }
 
         /// One cell and whether it ended its row.
